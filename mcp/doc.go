@@ -1,0 +1,36 @@
+// Package mcp is a small Model Context Protocol server core, written to teach
+// how an MCP server reports failure.
+//
+// A [Server] holds tools and resources and speaks JSON-RPC 2.0 to one client
+// per connection: one message per line over stdio ([Server.Serve], [Main]) or
+// any reader and writer pair.
+//
+// # Protocol eras
+//
+// The server is dual-era. A request whose params carry
+// _meta["io.modelcontextprotocol/protocolVersion"] is served statelessly at
+// that version (only "2026-07-28" is modern today); an "initialize" request
+// selects the legacy, session-based protocol for the rest of the connection,
+// negotiated among [LegacyVersions]. A request with neither is answered with
+// an [Error] of code [CodeInvalidParams] that says what is missing.
+//
+// # The error model
+//
+// What a handler returns decides what the client sees:
+//
+//   - A tool handler's ordinary Go error becomes a tool result with isError
+//     set and the text "Error executing tool <name>: <err>", which the model
+//     reads and can correct itself from.
+//   - A tool or resource handler's *[Error], also wrapped, becomes the
+//     JSON-RPC error with that code, message and data, verbatim: the host sees
+//     it, the model does not.
+//   - A resource handler's [ResourceNotFoundError] becomes -32602 with the
+//     handler's message and data {"uri": <requested uri>}.
+//   - Arguments that fail a tool's input schema are rejected before the
+//     handler runs, as a tool error naming each field and the problem.
+//   - A panic in a handler is recovered: the client gets a bare tool error or
+//     an internal error, and the stack goes to the log.
+//
+// Every tool error and protocol error is also logged as one structured line
+// on the server's [log/slog] logger (stderr by default).
+package mcp

@@ -1,0 +1,171 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"sync"
+)
+
+// message is one decoded JSON-RPC message. Every line is decoded once, into
+// this union: the envelope and every params field any method reads.
+type message struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  *string         `json:"method"`
+	Params  *params         `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// params is the union of the params of every method the server handles.
+type params struct {
+	Meta *requestMeta `json:"_meta"`
+
+	// initialize
+	ProtocolVersion string `json:"protocolVersion"`
+	// tools/call
+	Name      *string         `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	// resources/read
+	URI *string `json:"uri"`
+	// notifications/cancelled
+	RequestID json.RawMessage `json:"requestId"`
+}
+
+// requestMeta holds the _meta keys of a modern request.
+type requestMeta struct {
+	ProtocolVersion    *string         `json:"io.modelcontextprotocol/protocolVersion"`
+	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+}
+
+// decodeError is what decode reports when a line is not a usable message:
+// the error to answer with, and the id to answer to (nil for null).
+type decodeError struct {
+	id  json.RawMessage
+	err *Error
+}
+
+// decode parses one JSON-RPC message. A line that is not JSON is a parse
+// error; JSON that is not a message is an invalid request, answered with the
+// id when it can be read; a request whose params have the wrong shape is
+// invalid params. A notification with bad params is returned without them,
+// since notifications are never answered.
+func decode(line []byte) (*message, *decodeError) {
+	m := new(message)
+	err := json.Unmarshal(line, m)
+	var typ *json.UnmarshalTypeError
+	if err != nil && !errors.As(err, &typ) {
+		return nil, &decodeError{nil, newError(CodeParseError, err.Error())}
+	}
+	if typ != nil && typ.Field == "" {
+		return nil, &decodeError{nil, newError(CodeInvalidRequest, "a message must be a JSON object")}
+	}
+	id := m.ID
+	if !validID(id) {
+		id = nil
+	}
+	badParams := typ != nil && strings.HasPrefix(typ.Field, "params")
+	switch {
+	case typ != nil && !badParams:
+		return nil, &decodeError{id, newError(CodeInvalidRequest, describeTypeError(typ))}
+	case m.JSONRPC != "2.0":
+		return nil, &decodeError{id, newError(CodeInvalidRequest, `"jsonrpc" must be "2.0"`)}
+	case m.ID != nil && id == nil:
+		return nil, &decodeError{nil, newError(CodeInvalidRequest, `"id" must be a string or a number`)}
+	case m.Method == nil && id != nil && (m.Result != nil || m.Error != nil):
+		return m, nil // a response
+	case m.Method == nil:
+		return nil, &decodeError{id, newError(CodeInvalidRequest, `"method" is missing`)}
+	case *m.Method == "":
+		return nil, &decodeError{id, newError(CodeInvalidRequest, `"method" is empty`)}
+	case badParams && id == nil:
+		m.Params = nil
+	case badParams:
+		return nil, &decodeError{id, newError(CodeInvalidParams, describeTypeError(typ))}
+	}
+	return m, nil
+}
+
+// validID reports whether a raw id is a JSON string or number.
+func validID(id json.RawMessage) bool {
+	if len(id) == 0 {
+		return false
+	}
+	c := id[0]
+	return c == '"' || c == '-' || ('0' <= c && c <= '9')
+}
+
+// describeTypeError says in plain words which member had the wrong type.
+func describeTypeError(e *json.UnmarshalTypeError) string {
+	field := e.Field
+	if rest, ok := strings.CutPrefix(field, "params._meta."); ok {
+		field = "params._meta[" + rest + "]"
+	}
+	want := "a string"
+	if k := e.Type.Kind(); k == reflect.Struct || k == reflect.Pointer {
+		want = "an object"
+	}
+	return `"` + field + `" must be ` + want + ", not " + article(e.Value)
+}
+
+// article puts "a" or "an" before a JSON type name.
+func article(typ string) string {
+	if strings.ContainsRune("aeiou", rune(typ[0])) {
+		return "an " + typ
+	}
+	return "a " + typ
+}
+
+// isNotification reports whether a decoded request expects no response.
+func (m *message) isNotification() bool { return m.ID == nil }
+
+// isResponse reports whether m is a response rather than a request.
+func (m *message) isResponse() bool { return m.Method == nil }
+
+// bufPool recycles the buffers responses are encoded into.
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// encodeResult returns the response line (ending in a newline) carrying
+// result for id. A result that cannot be marshalled becomes an internal error.
+func encodeResult(id json.RawMessage, result any) []byte {
+	buf := bufPool.Get().(*bytes.Buffer)
+	defer bufPool.Put(buf)
+	buf.Reset()
+	buf.WriteString(`{"jsonrpc":"2.0","id":`)
+	buf.Write(id)
+	buf.WriteString(`,"result":`)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(result); err != nil {
+		return encodeError(id, newError(CodeInternalError, "the result could not be encoded"))
+	}
+	buf.Truncate(buf.Len() - 1) // Encode's newline
+	buf.WriteString("}\n")
+	return bytes.Clone(buf.Bytes())
+}
+
+// encodeError returns the response line carrying e for id (null when nil).
+func encodeError(id json.RawMessage, e *Error) []byte {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	buf := bufPool.Get().(*bytes.Buffer)
+	defer bufPool.Put(buf)
+	buf.Reset()
+	buf.WriteString(`{"jsonrpc":"2.0","id":`)
+	buf.Write(id)
+	buf.WriteString(`,"error":`)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(e); err != nil {
+		// Only Data can fail to marshal; send the error without it.
+		buf.Truncate(len(`{"jsonrpc":"2.0","id":`) + len(id) + len(`,"error":`))
+		enc.Encode(&Error{Code: e.Code, Message: e.Message})
+	}
+	buf.Truncate(buf.Len() - 1)
+	buf.WriteString("}\n")
+	return bytes.Clone(buf.Bytes())
+}

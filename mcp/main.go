@@ -1,0 +1,44 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Main runs s as a program: it serves MCP on stdin and stdout until stdin
+// ends or the process is interrupted, then exits. Logs go to stderr; stdout
+// carries protocol messages only. When stdin is a terminal it first prints a
+// hint on stderr, since a person, not an MCP client, is typing.
+//
+// Main is all a server's func main needs to call after registering its tools
+// and resources.
+func Main(s *Server) {
+	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: %s\n\n%s serves MCP on stdin and stdout, one JSON-RPC message per line.\n", fs.Name(), s.info.Name)
+		fs.PrintDefaults()
+	}
+	fs.Parse(os.Args[1:])
+	if fi, err := os.Stdin.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		fmt.Fprintf(os.Stderr, terminalHint, s.info.Name)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := s.Serve(ctx, os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
+		s.log.Error("serving stdio", "error", err)
+		os.Exit(1)
+	}
+}
+
+const terminalHint = `%s is an MCP server: it speaks JSON-RPC 2.0 on stdin and stdout, one message per line.
+It is waiting for an MCP client, not a person. Paste a request such as
+
+  {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+
+or press Ctrl-D to quit. To use it from an MCP host or the Inspector, give them this command.
+`

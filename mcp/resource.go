@@ -1,0 +1,204 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/yosida95/uritemplate/v3"
+)
+
+// Resource describes a resource with a fixed URI.
+type Resource struct {
+	// URI identifies the resource.
+	URI string `json:"uri"`
+	// Name is a short identifier.
+	Name string `json:"name"`
+	// Title is an optional human-readable name.
+	Title string `json:"title,omitempty"`
+	// Description says what the resource holds.
+	Description string `json:"description,omitempty"`
+	// MIMEType is the type of its text; "text/plain" when empty.
+	MIMEType string `json:"mimeType,omitempty"`
+}
+
+// ResourceTemplate describes a family of resources by an RFC 6570 URI
+// template, such as "books://{title}".
+type ResourceTemplate struct {
+	// URITemplate is the RFC 6570 template the URIs match.
+	URITemplate string `json:"uriTemplate"`
+	// Name is a short identifier.
+	Name string `json:"name"`
+	// Title is an optional human-readable name.
+	Title string `json:"title,omitempty"`
+	// Description says what each resource holds.
+	Description string `json:"description,omitempty"`
+	// MIMEType is the type of their text; "text/plain" when empty.
+	MIMEType string `json:"mimeType,omitempty"`
+}
+
+// ResourceRequest is what a resource handler is asked to read.
+type ResourceRequest struct {
+	// URI is the requested URI, as the client sent it.
+	URI string
+	// Params holds the template's variables, percent-decoded; nil for a
+	// resource with a fixed URI.
+	Params map[string]string
+}
+
+// ResourceHandler reads a resource and returns its text. To say the resource
+// does not exist, it returns a [ResourceNotFoundError] (see
+// [ResourceNotFound]); an *[Error] is sent verbatim; any other error is
+// logged and the client gets an internal error that does not reveal it.
+type ResourceHandler func(ctx context.Context, req *ResourceRequest) (string, error)
+
+type registeredResource struct {
+	Resource
+	handler ResourceHandler
+}
+
+type registeredTemplate struct {
+	ResourceTemplate
+	tmpl    *uritemplate.Template
+	handler ResourceHandler
+}
+
+// AddResource registers a resource with a fixed URI. It panics if the URI is
+// taken.
+func (s *Server) AddResource(r Resource, h ResourceHandler) {
+	if s.byURI[r.URI] != nil {
+		panic(fmt.Sprintf("mcp: resource %q registered twice", r.URI))
+	}
+	if r.MIMEType == "" {
+		r.MIMEType = "text/plain"
+	}
+	rr := &registeredResource{r, h}
+	s.static = append(s.static, rr)
+	s.byURI[r.URI] = rr
+}
+
+// AddResourceTemplate registers a resource template. A read whose URI matches
+// no fixed resource is matched against the templates in the order they were
+// added. It panics if the template is not valid RFC 6570.
+func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
+	tmpl, err := uritemplate.New(t.URITemplate)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: resource template %q: %v", t.URITemplate, err))
+	}
+	if t.MIMEType == "" {
+		t.MIMEType = "text/plain"
+	}
+	s.tmpls = append(s.tmpls, &registeredTemplate{t, tmpl, h})
+}
+
+type listResourcesResult struct {
+	Resources []*Resource `json:"resources"`
+	resultMeta
+	cacheable
+}
+
+func (s *Server) listResources(r *request) any {
+	res := &listResourcesResult{Resources: make([]*Resource, len(s.static)), resultMeta: s.meta(r), cacheable: s.cache(r)}
+	for i, rr := range s.static {
+		res.Resources[i] = &rr.Resource
+	}
+	return res
+}
+
+type listTemplatesResult struct {
+	ResourceTemplates []*ResourceTemplate `json:"resourceTemplates"`
+	resultMeta
+	cacheable
+}
+
+func (s *Server) listTemplates(r *request) any {
+	res := &listTemplatesResult{ResourceTemplates: make([]*ResourceTemplate, len(s.tmpls)), resultMeta: s.meta(r), cacheable: s.cache(r)}
+	for i, t := range s.tmpls {
+		res.ResourceTemplates[i] = &t.ResourceTemplate
+	}
+	return res
+}
+
+// ResourceContents is the text of one resource, as resources/read returns it.
+type ResourceContents struct {
+	// URI is the resource's URI.
+	URI string `json:"uri"`
+	// MIMEType is the type of Text.
+	MIMEType string `json:"mimeType,omitempty"`
+	// Text is the resource's text.
+	Text string `json:"text"`
+}
+
+type readResourceResult struct {
+	Contents []ResourceContents `json:"contents"`
+	resultMeta
+	cacheable
+}
+
+// readResource serves resources/read. Every failure is a protocol error
+// carrying the requested URI in data: there is no half-result for resources.
+func (s *Server) readResource(ctx context.Context, r *request) (any, *Error) {
+	if r.params.URI == nil {
+		return nil, newError(CodeInvalidParams, `"params.uri" is missing`)
+	}
+	uri := *r.params.URI
+	req := &ResourceRequest{URI: uri}
+	var h ResourceHandler
+	var mime string
+	if rr := s.byURI[uri]; rr != nil {
+		h, mime = rr.handler, rr.MIMEType
+	} else {
+		for _, t := range s.tmpls {
+			if vals := t.tmpl.Match(uri); vals != nil {
+				req.Params = make(map[string]string, len(vals))
+				for name, v := range vals {
+					req.Params[name] = v.String()
+				}
+				h, mime = t.handler, t.MIMEType
+				break
+			}
+		}
+	}
+	if h == nil {
+		return nil, &Error{Code: CodeInvalidParams, Message: "Unknown resource: " + uri, Data: uriData{uri}}
+	}
+	text, perr := s.runResource(ctx, h, req)
+	if perr != nil {
+		return nil, perr
+	}
+	return &readResourceResult{
+		Contents:   []ResourceContents{{URI: uri, MIMEType: mime, Text: text}},
+		resultMeta: s.meta(r),
+		cacheable:  s.cache(r),
+	}, nil
+}
+
+// uriData is the data of every resource error.
+type uriData struct {
+	URI string `json:"uri"`
+}
+
+// runResource runs a resource handler and maps its error or panic.
+func (s *Server) runResource(ctx context.Context, h ResourceHandler, req *ResourceRequest) (text string, perr *Error) {
+	internal := &Error{Code: CodeInternalError, Message: StandardMessage(CodeInternalError), Data: uriData{req.URI}}
+	defer func() {
+		if v := recover(); v != nil {
+			s.log.Error("panic in resource handler", "uri", req.URI, "panic", v, "stack", string(debug.Stack()))
+			text, perr = "", internal
+		}
+	}()
+	text, err := h(ctx, req)
+	if err == nil {
+		return text, nil
+	}
+	var nf *ResourceNotFoundError
+	switch {
+	case errors.As(err, &perr):
+		return "", perr
+	case errors.As(err, &nf):
+		return "", &Error{Code: CodeInvalidParams, Message: nf.Message, Data: uriData{req.URI}}
+	}
+	s.log.Error("resource handler failed", "uri", req.URI, "error", err)
+	return "", internal
+}

@@ -1,0 +1,310 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+)
+
+// Server is an MCP server: a name, tools and resources. Register everything
+// before serving; a Server then serves any number of connections at once.
+type Server struct {
+	info    implementation
+	opts    Options
+	log     *slog.Logger
+	tools   []*registeredTool
+	byName  map[string]*registeredTool
+	static  []*registeredResource
+	byURI   map[string]*registeredResource
+	tmpls   []*registeredTemplate
+}
+
+// Options configures a [Server]. The zero value is ready to use.
+type Options struct {
+	// Instructions tells the client how to use the server; sent in the
+	// initialize and server/discover results when not empty.
+	Instructions string
+	// Logger receives one line per tool error, protocol error and recovered
+	// panic. The default writes text lines to stderr.
+	Logger *slog.Logger
+	// MaxLineBytes bounds one incoming message on a stream. A longer line is
+	// answered with an invalid-request error and skipped. The default is
+	// [DefaultMaxLineBytes].
+	MaxLineBytes int
+	// ShutdownTimeout bounds how long [Server.Serve] waits for handlers still
+	// running when its input ends. The default is 5 seconds.
+	ShutdownTimeout time.Duration
+	// CacheTTL is the ttlMs that modern list and read results carry: how long
+	// a client may reuse them. The default, 0, asks clients not to reuse them.
+	CacheTTL time.Duration
+}
+
+// DefaultMaxLineBytes is the default bound on one incoming message: 4 MiB.
+const DefaultMaxLineBytes = 4 << 20
+
+// implementation is the MCP Implementation object.
+type implementation struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// NewServer returns a server with the given name and version, as the client
+// sees them in serverInfo. opts may be nil.
+func NewServer(name, version string, opts *Options) *Server {
+	s := &Server{
+		info:   implementation{Name: name, Version: version},
+		byName: make(map[string]*registeredTool),
+		byURI:  make(map[string]*registeredResource),
+	}
+	if opts != nil {
+		s.opts = *opts
+	}
+	if s.opts.MaxLineBytes <= 0 {
+		s.opts.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if s.opts.ShutdownTimeout <= 0 {
+		s.opts.ShutdownTimeout = 5 * time.Second
+	}
+	s.log = s.opts.Logger
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	return s
+}
+
+// session is the protocol state of one connection (a stream, or an HTTP
+// session): the legacy version negotiated by initialize, if any.
+type session struct {
+	mu          sync.Mutex
+	version     string // negotiated legacy version; "" before initialize
+	initialized bool   // notifications/initialized received
+}
+
+func (ss *session) legacyVersion() string {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.version
+}
+
+// request is one request being served: the decoded message and the era it
+// is served in.
+type request struct {
+	msg     *message
+	method  string
+	params  *params // never nil
+	modern  bool
+	version string
+}
+
+// noParams stands in for absent params.
+var noParams = new(params)
+
+// classify decides which era serves m on ss, or returns the error that
+// rejects it: modern _meta wins; then a legacy session; "ping" is allowed
+// before initialize.
+func (s *Server) classify(ss *session, m *message) (*request, *Error) {
+	r := &request{msg: m, method: *m.Method, params: m.Params}
+	if r.params == nil {
+		r.params = noParams
+	}
+	if meta := r.params.Meta; meta != nil && meta.ProtocolVersion != nil && r.method != "initialize" {
+		v := *meta.ProtocolVersion
+		if v != ModernVersion {
+			return nil, &Error{Code: CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version",
+				Data: versionData{SupportedVersions, v}}
+		}
+		if meta.ClientCapabilities == nil {
+			return nil, newError(CodeInvalidParams, `params._meta is missing "`+metaClientCapabilities+`"`)
+		}
+		r.modern, r.version = true, v
+		return r, nil
+	}
+	r.version = ss.legacyVersion()
+	if r.version == "" && r.method != "initialize" && r.method != "ping" {
+		return nil, newError(CodeInvalidParams, errNoVersion)
+	}
+	return r, nil
+}
+
+// versionData is the data of an unsupported-version error.
+type versionData struct {
+	Supported []string `json:"supported"`
+	Requested string   `json:"requested"`
+}
+
+// errNoVersion is the detail of the error answering a request that names no
+// protocol version on a connection that has not been initialized.
+const errNoVersion = `no protocol version: send "initialize" first, or put "` +
+	metaProtocolVersion + `" and "` + metaClientCapabilities +
+	`" in params._meta; supported versions: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05`
+
+// handle serves one request and returns its response line, or nil for none.
+// It is safe to call concurrently.
+func (s *Server) handle(ctx context.Context, ss *session, m *message) []byte {
+	r, perr := s.classify(ss, m)
+	if perr != nil {
+		return s.fail(m.ID, *m.Method, perr)
+	}
+	result, perr := s.dispatch(ctx, ss, r)
+	if perr != nil {
+		return s.fail(m.ID, r.method, perr)
+	}
+	return encodeResult(m.ID, result)
+}
+
+// fail logs a protocol error and returns its response line.
+func (s *Server) fail(id json.RawMessage, method string, e *Error) []byte {
+	if e.Data == nil {
+		s.log.Warn("protocol error", "method", method, "code", e.Code, "message", e.Message)
+	} else {
+		s.log.Warn("protocol error", "method", method, "code", e.Code, "message", e.Message, "data", e.Data)
+	}
+	return encodeError(id, e)
+}
+
+// dispatch runs the method of r.
+func (s *Server) dispatch(ctx context.Context, ss *session, r *request) (any, *Error) {
+	switch r.method {
+	case "initialize":
+		return s.initialize(ss, r)
+	case "ping":
+		if r.modern {
+			break
+		}
+		return struct{}{}, nil
+	case "server/discover":
+		if !r.modern {
+			break
+		}
+		return s.discover(r), nil
+	case "tools/list":
+		if len(s.tools) == 0 {
+			break
+		}
+		return s.listTools(r), nil
+	case "tools/call":
+		if len(s.tools) == 0 {
+			break
+		}
+		return s.callTool(ctx, r)
+	case "resources/list":
+		if len(s.static)+len(s.tmpls) == 0 {
+			break
+		}
+		return s.listResources(r), nil
+	case "resources/templates/list":
+		if len(s.static)+len(s.tmpls) == 0 {
+			break
+		}
+		return s.listTemplates(r), nil
+	case "resources/read":
+		if len(s.static)+len(s.tmpls) == 0 {
+			break
+		}
+		return s.readResource(ctx, r)
+	}
+	return nil, newError(CodeMethodNotFound, r.method)
+}
+
+// notify handles a notification. Unknown ones are ignored, as the spec asks.
+func (s *Server) notify(ss *session, m *message) {
+	if *m.Method == "notifications/initialized" {
+		ss.mu.Lock()
+		ss.initialized = ss.version != ""
+		ss.mu.Unlock()
+	}
+}
+
+// capabilities is the ServerCapabilities object.
+type capabilities struct {
+	Tools     *struct{} `json:"tools,omitempty"`
+	Resources *struct{} `json:"resources,omitempty"`
+}
+
+func (s *Server) capabilities() capabilities {
+	var c capabilities
+	if len(s.tools) > 0 {
+		c.Tools = &struct{}{}
+	}
+	if len(s.static)+len(s.tmpls) > 0 {
+		c.Resources = &struct{}{}
+	}
+	return c
+}
+
+type initializeResult struct {
+	ProtocolVersion string         `json:"protocolVersion"`
+	Capabilities    capabilities   `json:"capabilities"`
+	ServerInfo      implementation `json:"serverInfo"`
+	Instructions    string         `json:"instructions,omitempty"`
+}
+
+// initialize negotiates the legacy version for the session.
+func (s *Server) initialize(ss *session, r *request) (any, *Error) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.version != "" {
+		return nil, newError(CodeInvalidRequest, "the connection is already initialized at "+ss.version)
+	}
+	ss.version = negotiate(r.params.ProtocolVersion)
+	return &initializeResult{
+		ProtocolVersion: ss.version,
+		Capabilities:    s.capabilities(),
+		ServerInfo:      s.info,
+		Instructions:    s.opts.Instructions,
+	}, nil
+}
+
+// resultMeta is what a modern result carries besides its own fields.
+type resultMeta struct {
+	ResultType string      `json:"resultType,omitempty"`
+	Meta       *serverMeta `json:"_meta,omitempty"`
+}
+
+type serverMeta struct {
+	ServerInfo implementation `json:"io.modelcontextprotocol/serverInfo"`
+}
+
+// cacheable is what modern list, read and discover results carry.
+type cacheable struct {
+	TTLMs      *int64 `json:"ttlMs,omitempty"`
+	CacheScope string `json:"cacheScope,omitempty"`
+}
+
+// meta returns the result decorations for r's era.
+func (s *Server) meta(r *request) resultMeta {
+	if !r.modern {
+		return resultMeta{}
+	}
+	return resultMeta{ResultType: "complete", Meta: &serverMeta{s.info}}
+}
+
+// cache returns the cache fields for r's era.
+func (s *Server) cache(r *request) cacheable {
+	if !r.modern {
+		return cacheable{}
+	}
+	ttl := s.opts.CacheTTL.Milliseconds()
+	return cacheable{TTLMs: &ttl, CacheScope: "public"}
+}
+
+type discoverResult struct {
+	SupportedVersions []string       `json:"supportedVersions"`
+	Capabilities      capabilities   `json:"capabilities"`
+	Instructions      string         `json:"instructions,omitempty"`
+	resultMeta
+	cacheable
+}
+
+func (s *Server) discover(r *request) any {
+	return &discoverResult{
+		SupportedVersions: SupportedVersions,
+		Capabilities:      s.capabilities(),
+		Instructions:      s.opts.Instructions,
+		resultMeta:        s.meta(r),
+		cacheable:         s.cache(r),
+	}
+}

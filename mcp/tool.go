@@ -1,0 +1,256 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"runtime/debug"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Tool describes a tool to the client.
+type Tool struct {
+	// Name identifies the tool: 1 to 128 characters of A-Z, a-z, 0-9, _, - and ".".
+	Name string
+	// Title is an optional human-readable name.
+	Title string
+	// Description tells the model what the tool does.
+	Description string
+}
+
+// Content is one block of content in a tool result. This core produces text
+// blocks; a client may receive other types, whose other fields it ignores.
+type Content struct {
+	// Type is the kind of block, "text" for text.
+	Type string `json:"type"`
+	// Text is the text of a text block.
+	Text string `json:"text"`
+}
+
+// TextContent returns a text content block.
+func TextContent(text string) Content { return Content{Type: "text", Text: text} }
+
+// CallToolResult is the result of tools/call. A handler may return one to
+// control the result fully; the client receives one from [Client.CallTool].
+type CallToolResult struct {
+	// Content is what the model reads.
+	Content []Content `json:"content"`
+	// StructuredContent is the result as JSON, conforming to the tool's
+	// output schema. It is never set on an error result.
+	StructuredContent any `json:"structuredContent,omitempty"`
+	// IsError reports a tool error: the call ran and failed, and Content
+	// says why.
+	IsError bool `json:"isError,omitempty"`
+}
+
+// registeredTool is a tool with its schemas resolved and its handler bound.
+type registeredTool struct {
+	wire   toolWire
+	schema *schema // validates arguments before call runs
+	call   func(ctx context.Context, args json.RawMessage) (*CallToolResult, error)
+}
+
+// toolWire is a Tool as tools/list sends it.
+type toolWire struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+}
+
+var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// AddTool registers a tool whose handler takes arguments of type In (a struct
+// or a map) and returns a value of type Out.
+//
+// The input schema is inferred from In: field names from json tags, field
+// descriptions from jsonschema tags, fields without omitempty or omitzero
+// required, unknown properties rejected. Arguments are checked against it
+// before h runs; a call that fails the check is answered with a tool error
+// naming each field and the problem, and h never sees it.
+//
+// If Out is string, a result is one text block. If Out is *[CallToolResult],
+// it is sent as it is. Otherwise the output schema is inferred from Out, and
+// a result is sent both as structuredContent and as its JSON in a text block.
+//
+// An ordinary error from h becomes a tool error: a result with isError set
+// and the text "Error executing tool <name>: <err>". An *[Error] anywhere in
+// its chain becomes the JSON-RPC error instead. AddTool panics if the name is
+// invalid or taken, or if a schema cannot be inferred: both are programming
+// errors, found at startup.
+func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In) (Out, error)) {
+	if !toolName.MatchString(t.Name) {
+		panic(fmt.Sprintf("mcp: invalid tool name %q", t.Name))
+	}
+	if s.byName[t.Name] != nil {
+		panic(fmt.Sprintf("mcp: tool %q registered twice", t.Name))
+	}
+	in, err := jsonschema.For[In](nil)
+	if err != nil || in.Type != "object" {
+		panic(fmt.Sprintf("mcp: tool %q: arguments must be a struct or map type: %v", t.Name, err))
+	}
+	rt := &registeredTool{
+		wire:   toolWire{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: mustMarshal(in)},
+		schema: compileSchema(in),
+	}
+	result := resultFunc[Out]()
+	if _, ok := any((*Out)(nil)).(*string); !ok {
+		if _, ok := any((*Out)(nil)).(**CallToolResult); !ok {
+			out, err := jsonschema.For[Out](nil)
+			if err != nil {
+				panic(fmt.Sprintf("mcp: tool %q: cannot infer output schema: %v", t.Name, err))
+			}
+			if out.Type == "object" {
+				rt.wire.OutputSchema = mustMarshal(out)
+			}
+		}
+	}
+	rt.call = func(ctx context.Context, raw json.RawMessage) (*CallToolResult, error) {
+		var args In
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return nil, &argumentError{describeDecodeError(err)}
+		}
+		out, err := h(ctx, args)
+		if err != nil {
+			return nil, err
+		}
+		return result(out)
+	}
+	s.tools = append(s.tools, rt)
+	s.byName[t.Name] = rt
+}
+
+// argumentError is arguments that passed the schema but do not fit the Go
+// type (a number too large for its field, say). It is reported like a
+// schema failure.
+type argumentError struct{ msg string }
+
+func (e *argumentError) Error() string { return e.msg }
+
+// describeDecodeError says which argument could not be decoded.
+func describeDecodeError(err error) string {
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) && typ.Field != "" {
+		return "/" + typ.Field + ": cannot hold the " + typ.Value + " given"
+	}
+	return err.Error()
+}
+
+// resultFunc returns the function that turns a handler's value into a result.
+func resultFunc[Out any]() func(Out) (*CallToolResult, error) {
+	switch any((*Out)(nil)).(type) {
+	case *string:
+		return func(out Out) (*CallToolResult, error) {
+			return &CallToolResult{Content: []Content{TextContent(any(out).(string))}}, nil
+		}
+	case **CallToolResult:
+		return func(out Out) (*CallToolResult, error) {
+			if r := any(out).(*CallToolResult); r != nil {
+				return r, nil
+			}
+			return &CallToolResult{Content: []Content{}}, nil
+		}
+	}
+	structured := reflect.TypeFor[Out]().Kind() == reflect.Struct ||
+		reflect.TypeFor[Out]().Kind() == reflect.Map
+	return func(out Out) (*CallToolResult, error) {
+		raw, err := json.Marshal(out)
+		if err != nil {
+			return nil, fmt.Errorf("encoding the result: %w", err)
+		}
+		r := &CallToolResult{Content: []Content{TextContent(string(raw))}}
+		if structured {
+			r.StructuredContent = json.RawMessage(raw)
+		}
+		return r, nil
+	}
+}
+
+func mustMarshal(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+type listToolsResult struct {
+	Tools []*toolWire `json:"tools"`
+	resultMeta
+	cacheable
+}
+
+func (s *Server) listTools(r *request) any {
+	res := &listToolsResult{Tools: make([]*toolWire, len(s.tools)), resultMeta: s.meta(r), cacheable: s.cache(r)}
+	for i, t := range s.tools {
+		res.Tools[i] = &t.wire
+	}
+	return res
+}
+
+// callToolWire is a CallToolResult with its era's decorations.
+type callToolWire struct {
+	*CallToolResult
+	resultMeta
+}
+
+var emptyObject = json.RawMessage("{}")
+
+// callTool serves tools/call: the errors of finding the tool and reading its
+// arguments are protocol errors; everything after is the tool's result.
+func (s *Server) callTool(ctx context.Context, r *request) (any, *Error) {
+	p := r.params
+	if p.Name == nil {
+		return nil, newError(CodeInvalidParams, `"params.name" is missing`)
+	}
+	t := s.byName[*p.Name]
+	if t == nil {
+		return nil, &Error{Code: CodeInvalidParams, Message: "Unknown tool: " + *p.Name}
+	}
+	args := p.Arguments
+	switch {
+	case len(args) == 0 || string(args) == "null":
+		args = emptyObject
+	case args[0] != '{':
+		return nil, newError(CodeInvalidParams, `"params.arguments" must be a JSON object`)
+	}
+	res, perr := s.runTool(ctx, t, args)
+	if perr != nil {
+		return nil, perr
+	}
+	return &callToolWire{res, s.meta(r)}, nil
+}
+
+// runTool validates args and runs the tool's handler, turning its error or
+// panic into a tool error, or its *Error into a protocol error.
+func (s *Server) runTool(ctx context.Context, t *registeredTool, args json.RawMessage) (res *CallToolResult, perr *Error) {
+	name := t.wire.Name
+	defer func() {
+		if v := recover(); v != nil {
+			s.log.Error("panic in tool handler", "tool", name, "panic", v, "stack", string(debug.Stack()))
+			res, perr = &CallToolResult{Content: []Content{TextContent("Error executing tool " + name)}, IsError: true}, nil
+		}
+	}()
+	if msg := t.schema.check(args); msg != "" {
+		return s.toolError(name, msg), nil
+	}
+	res, err := t.call(ctx, args)
+	if err == nil {
+		return res, nil
+	}
+	if errors.As(err, &perr) {
+		return nil, perr
+	}
+	return s.toolError(name, err.Error()), nil
+}
+
+// toolError logs a tool error and returns the result that reports it.
+func (s *Server) toolError(name, msg string) *CallToolResult {
+	s.log.Info("tool error", "tool", name, "error", msg)
+	return &CallToolResult{Content: []Content{TextContent("Error executing tool " + name + ": " + msg)}, IsError: true}
+}
