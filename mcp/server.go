@@ -12,14 +12,14 @@ import (
 // Server is an MCP server: a name, tools and resources. Register everything
 // before serving; a Server then serves any number of connections at once.
 type Server struct {
-	info    implementation
-	opts    Options
-	log     *slog.Logger
-	tools   []*registeredTool
-	byName  map[string]*registeredTool
-	static  []*registeredResource
-	byURI   map[string]*registeredResource
-	tmpls   []*registeredTemplate
+	info   implementation
+	opts   Options
+	log    *slog.Logger
+	tools  []*registeredTool
+	byName map[string]*registeredTool
+	static []*registeredResource
+	byURI  map[string]*registeredResource
+	tmpls  []*registeredTemplate
 }
 
 // Options configures a [Server]. The zero value is ready to use.
@@ -292,9 +292,9 @@ func (s *Server) cache(r *request) cacheable {
 }
 
 type discoverResult struct {
-	SupportedVersions []string       `json:"supportedVersions"`
-	Capabilities      capabilities   `json:"capabilities"`
-	Instructions      string         `json:"instructions,omitempty"`
+	SupportedVersions []string     `json:"supportedVersions"`
+	Capabilities      capabilities `json:"capabilities"`
+	Instructions      string       `json:"instructions,omitempty"`
 	resultMeta
 	cacheable
 }
