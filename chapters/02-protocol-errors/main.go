@@ -28,8 +28,10 @@ func getAuthor(ctx context.Context, args authorArgs) (string, error) {
 	return author, nil
 }
 
-func main() {
+func newServer() *mcp.Server {
 	s := mcp.NewServer("Bookshop", "1.0.0", nil)
 	mcp.AddTool(s, mcp.Tool{Name: "get_author", Description: "Look up the author of a book in the catalog."}, getAuthor)
-	mcp.Main(s)
+	return s
 }
+
+func main() { mcp.Main(newServer()) }

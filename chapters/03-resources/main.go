@@ -23,12 +23,14 @@ func book(ctx context.Context, req *mcp.ResourceRequest) (string, error) {
 	return fmt.Sprintf("%s by %s", title, author), nil
 }
 
-func main() {
+func newServer() *mcp.Server {
 	s := mcp.NewServer("Bookshop", "1.0.0", nil)
 	s.AddResourceTemplate(mcp.ResourceTemplate{
 		URITemplate: "books://{title}",
 		Name:        "book",
 		Description: "The catalog entry for one book.",
 	}, book)
-	mcp.Main(s)
+	return s
 }
+
+func main() { mcp.Main(newServer()) }
