@@ -29,6 +29,10 @@ func Main(s *Server) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() {
+		<-ctx.Done()
+		os.Stdin.Close() // unblocks the read; Serve then returns ctx's error
+	}()
 	if err := s.Serve(ctx, os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
 		s.log.Error("serving stdio", "error", err)
 		os.Exit(1)

@@ -25,6 +25,9 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	defer cancel()
 	c := &conn{srv: s, w: w, inflight: make(map[string]*call)}
 	err := c.read(ctx, r)
+	if ctx.Err() != nil {
+		err = ctx.Err() // a read failing because the input was closed on purpose
+	}
 	done := make(chan struct{})
 	go func() { c.wg.Wait(); close(done) }()
 	select {
