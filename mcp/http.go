@@ -1,0 +1,341 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"time"
+)
+
+// The HTTP headers of the Streamable HTTP transport.
+const (
+	headerProtocolVersion = "Mcp-Protocol-Version"
+	headerSessionID       = "Mcp-Session-Id"
+	headerMethod          = "Mcp-Method"
+	headerName            = "Mcp-Name"
+)
+
+// DefaultHTTPPath is the path of the MCP endpoint when [Server.ServeStreamableHTTP]
+// mounts it and [HTTPOptions.Path] is empty.
+const DefaultHTTPPath = "/mcp"
+
+// Defaults of the legacy-era session limits.
+const (
+	// DefaultMaxSessions bounds the legacy sessions open at once.
+	DefaultMaxSessions = 10000
+	// DefaultSessionIdleTimeout is how long a legacy session lives unused.
+	DefaultSessionIdleTimeout = 30 * time.Minute
+)
+
+// HTTPOptions configures the Streamable HTTP transport. The zero value is
+// ready to use and secure: only loopback origins are allowed, and a server
+// listening on a loopback address accepts only loopback Host names.
+type HTTPOptions struct {
+	// Path is where [Server.ServeStreamableHTTP] mounts the MCP endpoint; other paths
+	// are answered 404. The default is [DefaultHTTPPath]. The handler of
+	// [Server.HTTPHandler] answers on whatever path it is mounted at.
+	Path string
+	// AllowedOrigins lists the values of the Origin header accepted besides
+	// loopback origins (http or https, localhost, 127.0.0.0/8 or [::1], on any
+	// port), which are always accepted. A request with any other Origin is
+	// answered 403, as the specification requires against DNS rebinding.
+	// A request without an Origin header (not sent by a browser) is accepted.
+	AllowedOrigins []string
+	// AllowedHosts lists Host header values (with or without a port)
+	// accepted by a server listening on a loopback address, besides loopback
+	// names. Any other Host is answered 421 Misdirected Request, so that a
+	// page whose name resolves to 127.0.0.1 cannot reach a local server.
+	// Servers listening on other addresses do not check Host.
+	AllowedHosts []string
+	// MaxBodyBytes bounds the body of a request; a longer one is answered
+	// 413. The default is the server's [Options.MaxLineBytes].
+	MaxBodyBytes int64
+	// MaxSessions bounds the legacy-era sessions open at once; an initialize
+	// beyond it is answered 503 until sessions end or expire. The default is
+	// [DefaultMaxSessions].
+	MaxSessions int
+	// SessionIdleTimeout ends a legacy-era session unused for that long; a
+	// request naming it is then answered 404, telling the client to
+	// initialize again. The default is [DefaultSessionIdleTimeout].
+	SessionIdleTimeout time.Duration
+}
+
+// httpHandler is the MCP endpoint over Streamable HTTP.
+type httpHandler struct {
+	srv      *Server
+	opts     HTTPOptions
+	sessions *sessionStore
+}
+
+// HTTPHandler returns the MCP endpoint as an [http.Handler], to mount at the
+// path of your choice. It serves both protocol eras:
+//
+//   - A POST whose body is a request carrying modern _meta (or whose
+//     Mcp-Protocol-Version header is "2026-07-28") is served statelessly.
+//     Its Mcp-Protocol-Version, Mcp-Method and Mcp-Name headers must match
+//     the body (else 400 with [CodeHeaderMismatch]); an unknown method is
+//     404 with [CodeMethodNotFound]; other invalid requests are 400.
+//   - A POST of "initialize" opens a legacy session, whose id comes back in
+//     the Mcp-Session-Id header; later POSTs must carry it (400 without it,
+//     404 once it is unknown, ended or expired) and DELETE ends it.
+//
+// Every refusal carries a JSON-RPC error in its body. A notification or a
+// response is answered 202 with no body; a request, with its JSON-RPC
+// response as application/json. GET is answered 405: the server offers no
+// stream of its own. A handler's context is cancelled when the client closes
+// the request. opts may be nil.
+func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
+	h := &httpHandler{srv: s}
+	if opts != nil {
+		h.opts = *opts
+	}
+	if h.opts.MaxBodyBytes <= 0 {
+		h.opts.MaxBodyBytes = int64(s.opts.MaxLineBytes)
+	}
+	if h.opts.MaxSessions <= 0 {
+		h.opts.MaxSessions = DefaultMaxSessions
+	}
+	if h.opts.SessionIdleTimeout <= 0 {
+		h.opts.SessionIdleTimeout = DefaultSessionIdleTimeout
+	}
+	h.sessions = newSessionStore(h.opts.MaxSessions, h.opts.SessionIdleTimeout)
+	return h
+}
+
+// httpError is a refused HTTP request: its status and the JSON-RPC error
+// its body carries.
+type httpError struct {
+	status int
+	err    *Error
+}
+
+// refuse returns an httpError whose error has the standard message of code
+// and detail as its data.
+func refuse(status, code int, detail string) *httpError {
+	return &httpError{status, newError(code, detail)}
+}
+
+func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if herr := h.checkPeer(r); herr != nil {
+		h.reply(w, herr.status, h.srv.fail(nil, "", herr.err))
+		return
+	}
+	var herr *httpError
+	switch {
+	case r.Method == http.MethodPost:
+		herr = h.post(w, r)
+	case r.Method == http.MethodDelete && r.Header.Get(headerProtocolVersion) != ModernVersion:
+		herr = h.endSession(w, r)
+	default:
+		w.Header().Set("Allow", "POST, DELETE")
+		herr = refuse(http.StatusMethodNotAllowed, CodeInvalidRequest,
+			r.Method+" is not supported: send each JSON-RPC message in a POST")
+	}
+	if herr != nil {
+		h.reply(w, herr.status, h.srv.fail(nil, "", herr.err))
+	}
+}
+
+// post serves one POSTed message. It returns the refusal of a request that
+// could not be read; errors about the message itself are answered here.
+func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) *httpError {
+	if herr := checkMedia(r); herr != nil {
+		return herr
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+	var tooLong *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLong):
+		return refuse(http.StatusRequestEntityTooLarge, CodeInvalidRequest,
+			fmt.Sprintf("message longer than the %d-byte limit", h.opts.MaxBodyBytes))
+	case err != nil:
+		return refuse(http.StatusBadRequest, CodeInvalidRequest, "the request body could not be read")
+	}
+	body = bytes.TrimSpace(body)
+	if len(body) > 0 && body[0] == '[' {
+		return refuse(http.StatusBadRequest, CodeInvalidRequest,
+			"a POST body must be a single JSON-RPC message, not a batch")
+	}
+	m, derr := decode(body)
+	if derr != nil {
+		h.reply(w, http.StatusBadRequest, h.srv.fail(derr.id, "", derr.err))
+		return nil
+	}
+	if v := r.Header.Get(headerProtocolVersion); v != "" && !slices.Contains(SupportedVersions, v) {
+		h.reply(w, http.StatusBadRequest, h.srv.fail(m.ID, methodOf(m), unsupportedVersion(v)))
+		return nil
+	}
+	if isModern(r, m) {
+		h.serveModern(w, r, m)
+		return nil
+	}
+	return h.serveLegacy(w, r, m)
+}
+
+// isModern reports whether m is served statelessly: a request other than
+// initialize that carries a modern protocol version in its header or _meta.
+func isModern(r *http.Request, m *message) bool {
+	if m.isResponse() || *m.Method == "initialize" {
+		return false
+	}
+	return r.Header.Get(headerProtocolVersion) == ModernVersion || bodyVersion(m) != nil
+}
+
+// bodyVersion returns the protocol version in m's _meta, or nil.
+func bodyVersion(m *message) *string {
+	if m.Params == nil || m.Params.Meta == nil {
+		return nil
+	}
+	return m.Params.Meta.ProtocolVersion
+}
+
+// methodOf returns m's method, or "" for a response.
+func methodOf(m *message) string {
+	if m.Method == nil {
+		return ""
+	}
+	return *m.Method
+}
+
+// unsupportedVersion is the error answering a protocol version the server
+// does not speak.
+func unsupportedVersion(v string) *Error {
+	return &Error{Code: CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version",
+		Data: versionData{SupportedVersions, v}}
+}
+
+// serveModern serves a stateless request after checking its headers
+// against its body.
+func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *message) {
+	if m.isNotification() {
+		w.WriteHeader(http.StatusAccepted) // on HTTP, cancelling is closing the request
+		return
+	}
+	if e := checkHeaders(r.Header, m); e != nil {
+		h.reply(w, http.StatusBadRequest, h.srv.fail(m.ID, *m.Method, e))
+		return
+	}
+	resp := h.srv.handle(r.Context(), new(session), m)
+	h.reply(w, modernStatus(m.ID, resp), resp)
+}
+
+// serveLegacy serves a message of the session-based protocol.
+func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *message) *httpError {
+	if !m.isResponse() && !m.isNotification() && *m.Method == "initialize" {
+		return h.initialize(w, r, m)
+	}
+	hs, herr := h.session(r)
+	if herr != nil {
+		return herr
+	}
+	if v := r.Header.Get(headerProtocolVersion); v != "" && v != hs.legacyVersion() {
+		return refuse(http.StatusBadRequest, CodeInvalidRequest,
+			"the "+headerProtocolVersion+" header says "+v+" but the session negotiated "+hs.legacyVersion())
+	}
+	switch {
+	case m.isResponse():
+		w.WriteHeader(http.StatusAccepted) // the server sends no requests
+	case m.isNotification():
+		h.srv.notify(&hs.session, m)
+		w.WriteHeader(http.StatusAccepted)
+	default:
+		h.reply(w, http.StatusOK, h.srv.handle(r.Context(), &hs.session, m))
+	}
+	return nil
+}
+
+// initialize opens a legacy session and answers the initialize request in
+// it. The session is kept only if initialize succeeds.
+func (h *httpHandler) initialize(w http.ResponseWriter, r *http.Request, m *message) *httpError {
+	id, hs := h.sessions.open()
+	if hs == nil {
+		w.Header().Set("Retry-After", retryAfterSeconds)
+		return refuse(http.StatusServiceUnavailable, CodeInternalError,
+			"too many open sessions; try again later")
+	}
+	resp := h.srv.handle(r.Context(), &hs.session, m)
+	if hs.legacyVersion() == "" {
+		h.sessions.end(id)
+	} else {
+		w.Header().Set(headerSessionID, id)
+	}
+	h.reply(w, http.StatusOK, resp)
+	return nil
+}
+
+// retryAfterSeconds is the Retry-After of a refused initialize.
+const retryAfterSeconds = "5"
+
+// session returns the legacy session a request names.
+func (h *httpHandler) session(r *http.Request) (*httpSession, *httpError) {
+	id := r.Header.Get(headerSessionID)
+	if id == "" {
+		return nil, refuse(http.StatusBadRequest, CodeInvalidRequest,
+			"the "+headerSessionID+` header is missing: send "initialize" first, or put "`+
+				metaProtocolVersion+`" in params._meta to be served without a session`)
+	}
+	hs := h.sessions.get(id)
+	if hs == nil {
+		return nil, refuse(http.StatusNotFound, CodeInvalidRequest,
+			`the session is unknown, ended or expired: send "initialize" to start a new one`)
+	}
+	return hs, nil
+}
+
+// endSession serves DELETE: it ends the session the request names.
+func (h *httpHandler) endSession(w http.ResponseWriter, r *http.Request) *httpError {
+	if _, herr := h.session(r); herr != nil {
+		return herr
+	}
+	h.sessions.end(r.Header.Get(headerSessionID))
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// reply writes a JSON-RPC response line as the body of an HTTP response.
+func (h *httpHandler) reply(w http.ResponseWriter, status int, line []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(line)
+}
+
+// modernStatus returns the HTTP status of a stateless response: 404 for an
+// unknown method, 400 for an invalid request, 200 for the rest (results,
+// and errors that are the server's, not the request's).
+func modernStatus(id json.RawMessage, resp []byte) int {
+	switch errorCode(id, resp) {
+	case CodeMethodNotFound:
+		return http.StatusNotFound
+	case CodeParseError, CodeInvalidRequest, CodeInvalidParams, CodeHeaderMismatch,
+		CodeMissingRequiredClientCapability, CodeUnsupportedProtocolVersion:
+		return http.StatusBadRequest
+	}
+	return http.StatusOK
+}
+
+// errorCode returns the code of the error in a response line for id, as
+// encodeError writes it, or 0 when the line carries a result. Only the error
+// object is decoded, never a result.
+func errorCode(id json.RawMessage, line []byte) int {
+	rest, ok := bytes.CutPrefix(line, []byte(`{"jsonrpc":"2.0","id":`))
+	if ok {
+		rest, ok = bytes.CutPrefix(rest, id)
+	}
+	if ok {
+		rest, ok = bytes.CutPrefix(rest, []byte(`,"error":`))
+	}
+	if !ok {
+		return 0
+	}
+	var e struct {
+		Code int `json:"code"`
+	}
+	if json.NewDecoder(bytes.NewReader(rest)).Decode(&e) != nil {
+		return 0
+	}
+	return e.Code
+}

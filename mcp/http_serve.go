@@ -1,0 +1,101 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+// Timeouts of the HTTP server [Server.ServeStreamableHTTP] runs.
+const (
+	// httpReadHeaderTimeout bounds reading a request's headers.
+	httpReadHeaderTimeout = 10 * time.Second
+	// httpReadTimeout bounds reading a whole request.
+	httpReadTimeout = 30 * time.Second
+	// httpWriteTimeout bounds serving a request, from the end of its headers.
+	httpWriteTimeout = 2 * time.Minute
+	// httpIdleTimeout closes a kept-alive connection left unused.
+	httpIdleTimeout = 2 * time.Minute
+)
+
+// ServeStreamableHTTP serves MCP over Streamable HTTP on ln, at opts.Path, until ctx
+// is done. It then stops accepting connections, waits for the requests in
+// flight to finish (at most [Options.ShutdownTimeout]) and returns nil.
+// Reading and writing each request are bounded by timeouts. opts may be nil.
+func (s *Server) ServeStreamableHTTP(ctx context.Context, ln net.Listener, opts *HTTPOptions) error {
+	path := DefaultHTTPPath
+	if opts != nil && opts.Path != "" {
+		path = opts.Path
+	}
+	mux := http.NewServeMux()
+	mux.Handle(path, s.HTTPHandler(opts))
+	hs := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: httpReadHeaderTimeout,
+		ReadTimeout:       httpReadTimeout,
+		WriteTimeout:      httpWriteTimeout,
+		IdleTimeout:       httpIdleTimeout,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownTimeout)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		s.log.Warn("shutdown: requests still running after the timeout", "timeout", s.opts.ShutdownTimeout)
+		hs.Close()
+	}
+	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// HTTPAddr returns the address -http ADDR means: a bare port (":8080")
+// listens on the loopback address 127.0.0.1 only; every interface is used
+// only when written out, as "0.0.0.0:8080" or "[::]:8080".
+func HTTPAddr(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", err
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+// mainHTTP is [Main] with -http: it serves s over Streamable HTTP at addr
+// until SIGINT or SIGTERM, then shuts down gracefully and returns. It
+// announces the endpoint's URL on stderr.
+func mainHTTP(s *Server, addr string) {
+	addr, err := HTTPAddr(addr)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: -http: %v\n", os.Args[0], err)
+		os.Exit(2)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		s.log.Error("listening", "error", err)
+		os.Exit(1)
+	}
+	fmt.Fprintf(os.Stderr, "%s serves MCP over Streamable HTTP at http://%s%s\n", s.info.Name, ln.Addr(), DefaultHTTPPath)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := s.ServeStreamableHTTP(ctx, ln, nil); err != nil {
+		s.log.Error("serving HTTP", "error", err)
+		os.Exit(1)
+	}
+}
