@@ -11,7 +11,8 @@ import (
 )
 
 // Main runs s as a program: it serves MCP on stdin and stdout until stdin
-// ends or the process is interrupted, then exits. Logs go to stderr; stdout
+// ends or the process is interrupted, then exits. With -http ADDR it serves
+// Streamable HTTP instead (see [Server.ServeStreamableHTTP]). Logs go to stderr; stdout
 // carries protocol messages only. When stdin is a terminal it first prints a
 // hint on stderr, since a person, not an MCP client, is typing.
 //
@@ -20,10 +21,16 @@ import (
 func Main(s *Server) {
 	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: %s\n\n%s serves MCP on stdin and stdout, one JSON-RPC message per line.\n", fs.Name(), s.info.Name)
+		fmt.Fprintf(fs.Output(), "usage: %s [-http ADDR]\n\n%s serves MCP on stdin and stdout, one JSON-RPC message per line,\nor over Streamable HTTP with -http.\n\n", fs.Name(), s.info.Name)
 		fs.PrintDefaults()
 	}
+	httpAddr := fs.String("http", "", "serve MCP over Streamable HTTP at `ADDR` instead of stdio, at the path "+DefaultHTTPPath+`;
+":8080" listens on 127.0.0.1 only, "0.0.0.0:8080" on every interface`)
 	fs.Parse(os.Args[1:])
+	if *httpAddr != "" {
+		mainHTTP(s, *httpAddr)
+		return
+	}
 	if fi, err := os.Stdin.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		fmt.Fprintf(os.Stderr, terminalHint, s.info.Name)
 	}
