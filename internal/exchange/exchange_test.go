@@ -1,0 +1,137 @@
+package exchange
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// fakeEnv names the behaviour the test binary plays when re-executed as a
+// fake server.
+const fakeEnv = "EXCHANGE_FAKE_SERVER"
+
+// TestMain turns the test binary into a fake server when fakeEnv is set.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(fakeEnv); mode != "" {
+		os.Exit(fakeServer(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeServer answers every line that has an id with a result echoing the
+// line number, misbehaving as mode says, and returns its exit status.
+func fakeServer(mode string) int {
+	sc := bufio.NewScanner(os.Stdin)
+	n := 0
+	for sc.Scan() {
+		n++
+		if !strings.Contains(sc.Text(), `"id"`) {
+			continue
+		}
+		switch {
+		case mode == "garbage":
+			fmt.Println("listening on stdio")
+		case mode == "quit":
+			return 0
+		default:
+			fmt.Printf(`{"jsonrpc":"2.0","id":%d,"result":{}}`+"\n", n)
+		}
+	}
+	fmt.Fprintln(os.Stderr, "bye")
+	if mode == "fail" {
+		return 1
+	}
+	return 0
+}
+
+const (
+	request      = `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	notification = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+)
+
+func exchange(t *testing.T, mode string, requests ...string) (string, string, error) {
+	t.Setenv(fakeEnv, mode)
+	var stdout, stderr bytes.Buffer
+	err := run([]string{os.Args[0]}, requests, t.TempDir(), &stdout, &stderr)
+	return stdout.String(), stderr.String(), err
+}
+
+func TestRunPrintsEachReply(t *testing.T) {
+	stdout, stderr, err := exchange(t, "ok", request, notification, "", request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"jsonrpc":"2.0","id":1,"result":{}}` + "\n" + `{"jsonrpc":"2.0","id":3,"result":{}}` + "\n"
+	if stdout != want {
+		t.Errorf("stdout = %q, want %q", stdout, want)
+	}
+	if stderr != "bye\n" {
+		t.Errorf("stderr = %q, want the server's stderr", stderr)
+	}
+}
+
+func TestRunFails(t *testing.T) {
+	for _, tt := range []struct{ mode, want string }{
+		{"garbage", "not a JSON-RPC message"},
+		{"quit", "closed stdout without replying"},
+		{"fail", "the server failed: exit status 1"},
+	} {
+		t.Run(tt.mode, func(t *testing.T) {
+			_, _, err := exchange(t, tt.mode, request)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want one saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestExpectsReply(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want bool
+	}{
+		{request, true},
+		{notification, false},
+		{`{"jsonrpc":"1.0","method":"notifications/initialized"}`, true},
+		{`{"jsonrpc":"2.0","method":""}`, true},
+		{`{"jsonrpc":"2.0","id":null,"method":"x"}`, true},
+		{`{"jsonrpc":"2.0","method":`, true},
+		{`42`, true},
+		{`[]`, true},
+		{`[` + notification + `]`, false},
+		{`[` + notification + `,` + request + `]`, true},
+	} {
+		if got := expectsReply([]byte(tt.line)); got != tt.want {
+			t.Errorf("expectsReply(%s) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}
+
+func TestCheckMessage(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		ok   bool
+	}{
+		{`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n", true},
+		{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}` + "\n", true},
+		{`{"jsonrpc":"2.0","method":"notifications/message","params":{}}` + "\n", true},
+		{`[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{}}]` + "\n", true},
+		{`{"jsonrpc":"2.0","id":1,"result":{}}`, false},
+		{`{"jsonrpc":"2.0","id":1,"result":{}}{}` + "\n", false},
+		{`{"id":1,"result":{}}` + "\n", false},
+		{`{"jsonrpc":"2.0","result":{}}` + "\n", false},
+		{`{"jsonrpc":"2.0","id":1}` + "\n", false},
+		{`{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}` + "\n", false},
+		{`{"jsonrpc":"2.0","id":1,"error":{"message":"x"}}` + "\n", false},
+		{`[]` + "\n", false},
+		{`[1]` + "\n", false},
+		{"hello\n", false},
+	} {
+		if err := checkMessage([]byte(tt.line)); (err == nil) != tt.ok {
+			t.Errorf("checkMessage(%q) = %v, want ok = %v", tt.line, err, tt.ok)
+		}
+	}
+}
