@@ -1,0 +1,407 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"time"
+)
+
+// Client is a connection to one MCP server, made by [Connect]. It lists and
+// calls the server's tools and reads its resources. A Client is safe for
+// concurrent use; each call is matched to its response by id.
+//
+// What a call returns tells the three outcomes apart:
+//
+//   - a result: the call worked;
+//   - a [CallToolResult] whose IsError is true: a tool error, which the
+//     model reads (the call itself succeeded, so the error is nil);
+//   - an error from which errors.As gives an *[Error]: a protocol error,
+//     with the code, message and data the server sent.
+//
+// Any other error means the connection failed.
+type Client struct {
+	t       Transport
+	modern  bool
+	version string
+	lastID  atomic.Int64
+}
+
+// Era is the protocol era a [Client] speaks.
+type Era int
+
+const (
+	// EraAuto probes the server with server/discover and falls back to the
+	// legacy handshake on any error that is not a modern protocol error, or
+	// on no answer within ClientOptions.ProbeTimeout, as the specification
+	// asks of clients that speak both eras.
+	EraAuto Era = iota
+	// EraModern sends every request statelessly, with the protocol version
+	// and client capabilities in its _meta, and no handshake.
+	EraModern
+	// EraLegacy opens the connection with initialize and
+	// notifications/initialized, and sends requests without _meta.
+	EraLegacy
+)
+
+var eraNames = [...]string{EraAuto: "auto", EraModern: "modern", EraLegacy: "legacy"}
+
+// String returns "auto", "modern" or "legacy".
+func (e Era) String() string {
+	if e < 0 || int(e) >= len(eraNames) {
+		return fmt.Sprintf("Era(%d)", int(e))
+	}
+	return eraNames[e]
+}
+
+// MarshalText returns the era's name.
+func (e Era) MarshalText() ([]byte, error) { return []byte(e.String()), nil }
+
+// UnmarshalText sets the era from its name, so that an Era can be a flag
+// (see flag.TextVar).
+func (e *Era) UnmarshalText(text []byte) error {
+	i := slices.Index(eraNames[:], string(text))
+	if i < 0 {
+		return fmt.Errorf("unknown era %q: want auto, modern or legacy", text)
+	}
+	*e = Era(i)
+	return nil
+}
+
+// ClientOptions configures a [Client]. The zero value is ready to use.
+type ClientOptions struct {
+	// Era picks the protocol era. The default, [EraAuto], probes.
+	Era Era
+	// Name and Version identify the client in the legacy handshake's
+	// clientInfo. They default to [DefaultClientName] and
+	// [DefaultClientVersion].
+	Name, Version string
+	// ProbeTimeout bounds the wait for the answer to server/discover under
+	// EraAuto; a server silent for that long is taken to be legacy. The
+	// default is [DefaultProbeTimeout].
+	ProbeTimeout time.Duration
+}
+
+// Defaults of [ClientOptions].
+const (
+	DefaultClientName    = "mcpbookshop-client"
+	DefaultClientVersion = "1.0.0"
+	DefaultProbeTimeout  = 5 * time.Second
+)
+
+// Connect opens a client connection over t. Unless opts pins an era, it
+// probes the server to choose one (see [EraAuto]). If Connect fails, it
+// closes t. opts may be nil.
+func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, error) {
+	var o ClientOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Name == "" {
+		o.Name = DefaultClientName
+	}
+	if o.Version == "" {
+		o.Version = DefaultClientVersion
+	}
+	if o.ProbeTimeout <= 0 {
+		o.ProbeTimeout = DefaultProbeTimeout
+	}
+	c := &Client{t: t}
+	var err error
+	switch o.Era {
+	case EraAuto:
+		err = c.probe(ctx, &o)
+	case EraModern:
+		c.modern, c.version = true, ModernVersion
+	case EraLegacy:
+		err = c.initialize(ctx, &o)
+	default:
+		err = fmt.Errorf("mcp: unknown era %v", o.Era)
+	}
+	if err != nil {
+		t.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// probe sends server/discover and keeps the modern era if it succeeds or
+// fails with a modern error; otherwise it falls back to the handshake.
+func (c *Client) probe(ctx context.Context, o *ClientOptions) error {
+	pctx, cancel := context.WithTimeout(ctx, o.ProbeTimeout)
+	defer cancel()
+	c.modern, c.version = true, ModernVersion
+	_, err := c.request(pctx, "server/discover", nil)
+	if err == nil {
+		return nil
+	}
+	var perr *Error
+	silent := ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)
+	switch {
+	case errors.As(err, &perr) && isModernCode(perr.Code):
+		return err // a modern server that refuses this client: no fallback
+	case perr == nil && !silent:
+		return err // the connection failed
+	}
+	c.modern, c.version = false, ""
+	return c.initialize(ctx, o)
+}
+
+// isModernCode reports whether code is one only modern servers send.
+func isModernCode(code int) bool {
+	return code == CodeHeaderMismatch || code == CodeMissingRequiredClientCapability ||
+		code == CodeUnsupportedProtocolVersion
+}
+
+// initialize performs the legacy handshake.
+func (c *Client) initialize(ctx context.Context, o *ClientOptions) error {
+	res, err := c.request(ctx, "initialize", &clientParams{
+		ProtocolVersion: LatestLegacyVersion,
+		Capabilities:    &struct{}{},
+		ClientInfo:      &implementation{Name: o.Name, Version: o.Version},
+	})
+	if err != nil {
+		return err
+	}
+	var r struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if err := decodeResult("initialize", res, &r); err != nil {
+		return err
+	}
+	if !slices.Contains(LegacyVersions, r.ProtocolVersion) {
+		return fmt.Errorf("mcp: the server answered initialize with protocol version %q, which this client does not speak", r.ProtocolVersion)
+	}
+	c.version = r.ProtocolVersion
+	return c.notify(ctx, "notifications/initialized")
+}
+
+// ProtocolVersion returns the protocol version the client speaks to the
+// server: [ModernVersion], or the legacy version the handshake negotiated.
+func (c *Client) ProtocolVersion() string { return c.version }
+
+// Close closes the connection (see [Transport]).
+func (c *Client) Close() error { return c.t.Close() }
+
+// ToolInfo describes a tool as tools/list reports it.
+type ToolInfo struct {
+	// Name identifies the tool in [Client.CallTool].
+	Name string `json:"name"`
+	// Title is an optional human-readable name.
+	Title string `json:"title,omitempty"`
+	// Description tells the model what the tool does.
+	Description string `json:"description,omitempty"`
+	// InputSchema is the JSON Schema the arguments must satisfy.
+	InputSchema json.RawMessage `json:"inputSchema"`
+	// OutputSchema, if present, is the JSON Schema of the structured result.
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+}
+
+// ListTools returns the server's tools, following every page.
+func (c *Client) ListTools(ctx context.Context) ([]*ToolInfo, error) {
+	p, err := c.list(ctx, "tools/list")
+	return p.Tools, err
+}
+
+// ListResources returns the server's resources with fixed URIs, following
+// every page.
+func (c *Client) ListResources(ctx context.Context) ([]*Resource, error) {
+	p, err := c.list(ctx, "resources/list")
+	return p.Resources, err
+}
+
+// ListResourceTemplates returns the server's resource templates, following
+// every page.
+func (c *Client) ListResourceTemplates(ctx context.Context) ([]*ResourceTemplate, error) {
+	p, err := c.list(ctx, "resources/templates/list")
+	return p.ResourceTemplates, err
+}
+
+// CallTool calls the tool name with args, which may be any value that
+// marshals to a JSON object, or nil for none. A tool error is a result
+// whose IsError is true, with a nil error.
+func (c *Client) CallTool(ctx context.Context, name string, args any) (*CallToolResult, error) {
+	res, err := c.request(ctx, "tools/call", &clientParams{Name: name, Arguments: args})
+	if err != nil {
+		return nil, err
+	}
+	r := new(CallToolResult)
+	if err := decodeResult("tools/call", res, r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// ReadResource reads the resource at uri. When it does not exist, the error
+// satisfies [IsResourceNotFound].
+func (c *Client) ReadResource(ctx context.Context, uri string) ([]ResourceContents, error) {
+	res, err := c.request(ctx, "resources/read", &clientParams{URI: uri})
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Contents []ResourceContents `json:"contents"`
+	}
+	if err := decodeResult("resources/read", res, &r); err != nil {
+		return nil, err
+	}
+	return r.Contents, nil
+}
+
+// IsResourceNotFound reports whether err is a protocol error saying that a
+// resource does not exist: code [CodeInvalidParams] with the URI in
+// data.uri, as servers send it since SEP-2164, or the older
+// [CodeLegacyResourceNotFound].
+func IsResourceNotFound(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	switch e.Code {
+	case CodeLegacyResourceNotFound:
+		return true
+	case CodeInvalidParams:
+		data, _ := e.Data.(map[string]any)
+		_, ok := data["uri"].(string)
+		return ok
+	}
+	return false
+}
+
+// listPage is one page of any of the list methods.
+type listPage struct {
+	Tools             []*ToolInfo         `json:"tools"`
+	Resources         []*Resource         `json:"resources"`
+	ResourceTemplates []*ResourceTemplate `json:"resourceTemplates"`
+	NextCursor        string              `json:"nextCursor"`
+}
+
+// list calls a list method page after page and gathers the items.
+func (c *Client) list(ctx context.Context, method string) (*listPage, error) {
+	all := new(listPage)
+	var p *clientParams
+	for {
+		res, err := c.request(ctx, method, p)
+		if err != nil {
+			return all, err
+		}
+		var page listPage
+		if err := decodeResult(method, res, &page); err != nil {
+			return all, err
+		}
+		all.Tools = append(all.Tools, page.Tools...)
+		all.Resources = append(all.Resources, page.Resources...)
+		all.ResourceTemplates = append(all.ResourceTemplates, page.ResourceTemplates...)
+		if page.NextCursor == "" {
+			return all, nil
+		}
+		p = &clientParams{Cursor: page.NextCursor}
+	}
+}
+
+// clientMessage is a request or notification the client sends.
+type clientMessage struct {
+	JSONRPC string        `json:"jsonrpc"`
+	ID      int64         `json:"id,omitempty"`
+	Method  string        `json:"method"`
+	Params  *clientParams `json:"params,omitempty"`
+}
+
+// clientParams is the union of the params the client sends.
+type clientParams struct {
+	Meta *clientMeta `json:"_meta,omitempty"`
+
+	// initialize
+	ProtocolVersion string          `json:"protocolVersion,omitempty"`
+	Capabilities    *struct{}       `json:"capabilities,omitempty"`
+	ClientInfo      *implementation `json:"clientInfo,omitempty"`
+	// list methods
+	Cursor string `json:"cursor,omitempty"`
+	// tools/call
+	Name      string `json:"name,omitempty"`
+	Arguments any    `json:"arguments,omitempty"`
+	// resources/read
+	URI string `json:"uri,omitempty"`
+	// notifications/cancelled
+	RequestID int64  `json:"requestId,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// clientMeta is the _meta of a modern request.
+type clientMeta struct {
+	ProtocolVersion    string   `json:"io.modelcontextprotocol/protocolVersion"`
+	ClientCapabilities struct{} `json:"io.modelcontextprotocol/clientCapabilities"`
+}
+
+var modernClientMeta = &clientMeta{ProtocolVersion: ModernVersion}
+
+// request sends a request in the client's era and returns its result, or
+// the protocol error as an *Error.
+func (c *Client) request(ctx context.Context, method string, p *clientParams) (json.RawMessage, error) {
+	id := c.lastID.Add(1)
+	m, err := c.outgoing(id, method, p)
+	if err != nil {
+		return nil, err
+	}
+	line, err := c.t.Call(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	var resp struct {
+		Result json.RawMessage `json:"result"`
+		Error  *Error          `json:"error"`
+	}
+	if err := json.Unmarshal(line, &resp); err != nil {
+		return nil, fmt.Errorf("mcp: %s: the response is not valid JSON-RPC: %v", method, err)
+	}
+	switch {
+	case resp.Error != nil:
+		return nil, resp.Error
+	case resp.Result == nil:
+		return nil, fmt.Errorf("mcp: %s: the response has neither a result nor an error", method)
+	}
+	return resp.Result, nil
+}
+
+// notify sends a notification in the client's era.
+func (c *Client) notify(ctx context.Context, method string) error {
+	m, err := c.outgoing(0, method, nil)
+	if err != nil {
+		return err
+	}
+	return c.t.Notify(ctx, m)
+}
+
+// outgoing encodes a message, adding the modern _meta in the modern era.
+func (c *Client) outgoing(id int64, method string, p *clientParams) (*Outgoing, error) {
+	if c.modern {
+		if p == nil {
+			p = new(clientParams)
+		}
+		p.Meta = modernClientMeta
+	}
+	m := &Outgoing{ID: id, Method: method, Version: c.version}
+	switch method {
+	case "tools/call":
+		m.Name = p.Name
+	case "resources/read":
+		m.Name = p.URI
+	}
+	var err error
+	m.Line, err = json.Marshal(&clientMessage{JSONRPC: "2.0", ID: id, Method: method, Params: p})
+	if err != nil {
+		return nil, fmt.Errorf("mcp: encoding the %s request: %w", method, err)
+	}
+	return m, nil
+}
+
+// decodeResult decodes the result of method into v.
+func decodeResult(method string, res json.RawMessage, v any) error {
+	if err := json.Unmarshal(res, v); err != nil {
+		return fmt.Errorf("mcp: %s: unexpected result: %v", method, err)
+	}
+	return nil
+}
