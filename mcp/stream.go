@@ -75,8 +75,7 @@ func (c *conn) read(ctx context.Context, r io.Reader) error {
 					return err
 				}
 				long = long[:0]
-				c.write(encodeError(nil, newError(CodeInvalidRequest,
-					fmt.Sprintf("message longer than the %d-byte limit", c.srv.opts.MaxLineBytes))))
+				c.tooLong()
 				continue
 			}
 			long = append(long, chunk...)
@@ -89,6 +88,10 @@ func (c *conn) read(ctx context.Context, r io.Reader) error {
 			line = append(long, chunk...)
 			long = long[:0]
 		}
+		if len(bytes.TrimSuffix(line, []byte("\n"))) > c.srv.opts.MaxLineBytes {
+			c.tooLong() // shorter than the buffer, but over the limit
+			line = nil
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -97,6 +100,12 @@ func (c *conn) read(ctx context.Context, r io.Reader) error {
 			return nil
 		}
 	}
+}
+
+// tooLong answers a line longer than Options.MaxLineBytes.
+func (c *conn) tooLong() {
+	c.write(c.srv.fail(nil, "", newError(CodeInvalidRequest,
+		fmt.Sprintf("message longer than the %d-byte limit", c.srv.opts.MaxLineBytes))))
 }
 
 // skipLine discards input up to and including the next newline.
