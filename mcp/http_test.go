@@ -1,0 +1,449 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// httpTestLogger keeps the tests' expected errors out of the test output.
+var httpTestLogger = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// newHTTPTestServer returns a server with two tools: echo, and wait, which
+// sends its context on started and blocks until that context is cancelled
+// or release is closed.
+func newHTTPTestServer(started chan<- context.Context, release <-chan struct{}) *Server {
+	s := NewServer("httptest", "1.0.0", &Options{Logger: httpTestLogger})
+	type echoArgs struct {
+		Text string `json:"text"`
+	}
+	AddTool(s, Tool{Name: "echo"}, func(ctx context.Context, a echoArgs) (string, error) {
+		if a.Text == "" {
+			return "", errors.New("nothing to echo")
+		}
+		return a.Text, nil
+	})
+	AddTool(s, Tool{Name: "wait"}, func(ctx context.Context, _ struct{}) (string, error) {
+		started <- ctx
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-release:
+			return "released", nil
+		}
+	})
+	return s
+}
+
+// The headers and bodies the tests httpSend.
+const (
+	httpAccept = "application/json, text/event-stream"
+	httpMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	httpList = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + httpMeta + `}}`
+	httpCall = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},` + httpMeta + `}}`
+	httpInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	httpLegacyCall = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`
+)
+
+// httpHeaders are the headers of a well-formed stateless request.
+func httpHeaders(method, name string) map[string]string {
+	h := map[string]string{"Mcp-Protocol-Version": ModernVersion, "Mcp-Method": method}
+	if name != "" {
+		h["Mcp-Name"] = name
+	}
+	return h
+}
+
+// httpResponse is what a test request got back.
+type httpResponse struct {
+	status int
+	header http.Header
+	body   string
+}
+
+// httpSend sends a request with the headers a conforming client sends, then
+// hdr; an empty value in hdr removes that header.
+func httpSend(t *testing.T, method, url, body string, hdr map[string]string) httpResponse {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if method == http.MethodPost {
+		req.Header.Set("Accept", httpAccept)
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range hdr {
+		switch {
+		case k == "Host":
+			req.Host = v
+		case v == "":
+			req.Header.Del(k)
+		default:
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return httpResponse{resp.StatusCode, resp.Header, string(b)}
+}
+
+// httpWireError is the JSON-RPC error in a response body.
+type httpWireError struct {
+	ID    json.RawMessage `json:"id"`
+	Error *struct {
+		Code    int             `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	} `json:"error"`
+}
+
+// httpInitSession opens a legacy session and returns its id.
+func httpInitSession(t *testing.T, url string) string {
+	t.Helper()
+	r := httpSend(t, http.MethodPost, url, httpInit, nil)
+	id := r.header.Get("Mcp-Session-Id")
+	if r.status != http.StatusOK || id == "" {
+		t.Fatalf("initialize: status %d, session id %q, body %s", r.status, id, r.body)
+	}
+	return id
+}
+
+func TestHTTPErrorPaths(t *testing.T) {
+	s := newHTTPTestServer(nil, nil)
+	ts := httptest.NewServer(s.HTTPHandler(&HTTPOptions{
+		AllowedOrigins: []string{"https://app.example"},
+		MaxBodyBytes:   1024,
+	}))
+	defer ts.Close()
+	session := httpInitSession(t, ts.URL)
+	sessionHeaders := map[string]string{"Mcp-Session-Id": session}
+	list := httpHeaders("tools/list", "")
+	call := httpHeaders("tools/call", "echo")
+	with := func(h map[string]string, k, v string) map[string]string {
+		c := map[string]string{k: v}
+		for hk, hv := range h {
+			if hk != k {
+				c[hk] = hv
+			}
+		}
+		return c
+	}
+
+	tests := []struct {
+		name       string
+		method     string
+		body       string
+		hdr        map[string]string
+		wantStatus int
+		wantCode   int
+		wantText   string // in the message or data
+	}{
+		{"origin not allowed", "POST", httpList, with(list, "Origin", "https://evil.example"), 403, CodeInvalidRequest, "origin https://evil.example is not allowed"},
+		{"origin null", "POST", httpList, with(list, "Origin", "null"), 403, CodeInvalidRequest, "not allowed"},
+		{"origin of a look-alike", "POST", httpList, with(list, "Origin", "http://localhost.evil.example"), 403, CodeInvalidRequest, "not allowed"},
+		{"host not loopback", "POST", httpList, with(list, "Host", "evil.example"), 421, CodeInvalidRequest, "host evil.example is not allowed"},
+		{"host rebinding with port", "DELETE", "", map[string]string{"Host": "rebind.example:80"}, 421, CodeInvalidRequest, "not allowed"},
+		{"accept without event-stream", "POST", httpList, with(list, "Accept", "application/json"), 406, CodeInvalidRequest, "Accept"},
+		{"accept missing", "POST", httpList, with(list, "Accept", ""), 406, CodeInvalidRequest, "Accept"},
+		{"content type text", "POST", httpList, with(list, "Content-Type", "text/plain"), 415, CodeInvalidRequest, "Content-Type"},
+		{"content type missing", "POST", httpList, with(list, "Content-Type", ""), 415, CodeInvalidRequest, "Content-Type"},
+		{"body too long", "POST", strings.Repeat(" ", 2000) + httpList, list, 413, CodeInvalidRequest, "1024-byte limit"},
+		{"batch", "POST", "[" + httpList + "]", list, 400, CodeInvalidRequest, "not a batch"},
+		{"not JSON", "POST", `{"jsonrpc":`, list, 400, CodeParseError, ""},
+		{"empty body", "POST", "", list, 400, CodeParseError, ""},
+		{"not a request", "POST", `{"jsonrpc":"2.0","id":9}`, list, 400, CodeInvalidRequest, `method\" is missing`},
+		{"session missing", "POST", httpLegacyCall, nil, 400, CodeInvalidRequest, "Mcp-Session-Id header is missing"},
+		{"session unknown", "POST", httpLegacyCall, map[string]string{"Mcp-Session-Id": "no-such-session"}, 404, CodeInvalidRequest, "unknown, ended or expired"},
+		{"session version differs", "POST", httpLegacyCall, with(sessionHeaders, "Mcp-Protocol-Version", "2025-11-25"), 400, CodeInvalidRequest, "negotiated 2025-06-18"},
+		{"version unsupported", "POST", httpLegacyCall, with(sessionHeaders, "Mcp-Protocol-Version", "1999-01-01"), 400, CodeUnsupportedProtocolVersion, "Unsupported protocol version"},
+		{"modern version unsupported", "POST", strings.ReplaceAll(httpList, ModernVersion, "2099-01-01"), with(list, "Mcp-Protocol-Version", "2099-01-01"), 400, CodeUnsupportedProtocolVersion, `"requested":"2099-01-01"`},
+		{"version header missing", "POST", httpList, with(list, "Mcp-Protocol-Version", ""), 400, CodeHeaderMismatch, "Mcp-Protocol-Version header is missing"},
+		{"version header without _meta", "POST", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, list, 400, CodeHeaderMismatch, "does not match body value ''"},
+		{"method header missing", "POST", httpList, with(list, "Mcp-Method", ""), 400, CodeHeaderMismatch, "Mcp-Method header is missing"},
+		{"method header differs", "POST", httpList, with(list, "Mcp-Method", "tools/call"), 400, CodeHeaderMismatch, "Mcp-Method header value 'tools/call' does not match body value 'tools/list'"},
+		{"name header missing", "POST", httpCall, with(call, "Mcp-Name", ""), 400, CodeHeaderMismatch, "Mcp-Name header is missing"},
+		{"name header differs", "POST", httpCall, with(call, "Mcp-Name", "wait"), 400, CodeHeaderMismatch, "Mcp-Name header value 'wait' does not match body value 'echo'"},
+		{"name header bad base64", "POST", httpCall, with(call, "Mcp-Name", "=?base64?!!?="), 400, CodeHeaderMismatch, "not valid base64"},
+		{"capabilities missing", "POST", strings.ReplaceAll(httpList, `,"io.modelcontextprotocol/clientCapabilities":{}`, ""), list, 400, CodeInvalidParams, "clientCapabilities"},
+		{"unknown method", "POST", strings.ReplaceAll(httpList, "tools/list", "prompts/list"), httpHeaders("prompts/list", ""), 404, CodeMethodNotFound, "prompts/list"},
+		{"ping is legacy only", "POST", strings.ReplaceAll(httpList, "tools/list", "ping"), httpHeaders("ping", ""), 404, CodeMethodNotFound, "ping"},
+		{"GET", "GET", "", nil, 405, CodeInvalidRequest, "GET is not supported"},
+		{"GET modern", "GET", "", map[string]string{"Mcp-Protocol-Version": ModernVersion}, 405, CodeInvalidRequest, "GET is not supported"},
+		{"DELETE modern", "DELETE", "", map[string]string{"Mcp-Protocol-Version": ModernVersion, "Mcp-Session-Id": session}, 405, CodeInvalidRequest, "DELETE is not supported"},
+		{"DELETE without session", "DELETE", "", nil, 400, CodeInvalidRequest, "Mcp-Session-Id header is missing"},
+		{"DELETE unknown session", "DELETE", "", map[string]string{"Mcp-Session-Id": "gone"}, 404, CodeInvalidRequest, "unknown"},
+		{"PUT", "PUT", httpList, list, 405, CodeInvalidRequest, "PUT is not supported"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httpSend(t, tt.method, ts.URL, tt.body, tt.hdr)
+			if r.status != tt.wantStatus {
+				t.Errorf("status %d, want %d; body %s", r.status, tt.wantStatus, r.body)
+			}
+			if ct := r.header.Get("Content-Type"); ct != "application/json" {
+				t.Errorf("Content-Type %q, want application/json", ct)
+			}
+			var w httpWireError
+			if err := json.Unmarshal([]byte(r.body), &w); err != nil || w.Error == nil {
+				t.Fatalf("body is not a JSON-RPC error: %s", r.body)
+			}
+			if w.Error.Code != tt.wantCode {
+				t.Errorf("code %d, want %d; body %s", w.Error.Code, tt.wantCode, r.body)
+			}
+			if !strings.Contains(w.Error.Message+string(w.Error.Data), tt.wantText) {
+				t.Errorf("error %s does not mention %q", r.body, tt.wantText)
+			}
+			if tt.wantStatus == 405 && r.header.Get("Allow") != "POST, DELETE" {
+				t.Errorf("Allow %q, want POST, DELETE", r.header.Get("Allow"))
+			}
+		})
+	}
+
+	// After all of that, the server still serves both eras.
+	if r := httpSend(t, "POST", ts.URL, httpCall, call); r.status != 200 || !strings.Contains(r.body, `"text":"hi"`) {
+		t.Errorf("modern call after the errors: %d %s", r.status, r.body)
+	}
+	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, sessionHeaders); r.status != 200 || !strings.Contains(r.body, `"text":"hi"`) {
+		t.Errorf("legacy call after the errors: %d %s", r.status, r.body)
+	}
+}
+
+func TestHTTPAllowed(t *testing.T) {
+	s := newHTTPTestServer(nil, nil)
+	ts := httptest.NewServer(s.HTTPHandler(&HTTPOptions{
+		AllowedOrigins: []string{"https://app.example"},
+		AllowedHosts:   []string{"mcp.internal"},
+	}))
+	defer ts.Close()
+	list := httpHeaders("tools/list", "")
+	_, port, _ := net.SplitHostPort(ts.Listener.Addr().String())
+	for _, hdr := range []map[string]string{
+		{"Origin": "http://localhost:6274"}, // the Inspector
+		{"Origin": "http://127.0.0.1"},
+		{"Origin": "https://[::1]:8443"},
+		{"Origin": "https://app.example"},
+		{"Host": "localhost:" + port},
+		{"Host": "mcp.internal"},
+		{"Host": "mcp.internal:" + port},
+		{"Accept": "*/*"},
+		{"Accept": "application/json;q=0.9, text/event-stream;q=0.5"},
+		{"Content-Type": "application/json; charset=utf-8"},
+	} {
+		for k, v := range list {
+			hdr[k] = v
+		}
+		if r := httpSend(t, "POST", ts.URL, httpList, hdr); r.status != http.StatusOK {
+			t.Errorf("%v: status %d, want 200; body %s", hdr, r.status, r.body)
+		}
+	}
+}
+
+func TestHTTPModern(t *testing.T) {
+	ts := httptest.NewServer(newHTTPTestServer(nil, nil).HTTPHandler(nil))
+	defer ts.Close()
+
+	r := httpSend(t, "POST", ts.URL, httpCall, httpHeaders("tools/call", "echo"))
+	if r.status != 200 || r.header.Get("Mcp-Session-Id") != "" {
+		t.Errorf("status %d, session %q; want 200 and no session", r.status, r.header.Get("Mcp-Session-Id"))
+	}
+	want := `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"hi"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"httptest","version":"1.0.0"}}}}` + "\n"
+	if r.body != want {
+		t.Errorf("body\n%s\nwant\n%s", r.body, want)
+	}
+
+	// A tool error is a result, 200; a name encoded in base64 is decoded.
+	toolErr := strings.Replace(httpCall, `"hi"`, `""`, 1)
+	r = httpSend(t, "POST", ts.URL, toolErr, httpHeaders("tools/call", "=?base64?ZWNobw==?="))
+	if r.status != 200 || !strings.Contains(r.body, `"text":"Error executing tool echo: nothing to echo"}],"isError":true`) {
+		t.Errorf("tool error: %d %s", r.status, r.body)
+	}
+
+	// An unknown tool is invalid params: 400, with the request's id.
+	unknown := strings.Replace(httpCall, `"echo"`, `"nope"`, 1)
+	r = httpSend(t, "POST", ts.URL, unknown, httpHeaders("tools/call", "nope"))
+	wantErr := `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Unknown tool: nope"}}` + "\n"
+	if r.status != 400 || r.body != wantErr {
+		t.Errorf("unknown tool: %d %s, want 400 %s", r.status, r.body, wantErr)
+	}
+
+	// A notification is accepted with no body.
+	r = httpSend(t, "POST", ts.URL, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`,
+		map[string]string{"Mcp-Protocol-Version": ModernVersion})
+	if r.status != http.StatusAccepted || r.body != "" {
+		t.Errorf("notification: %d %q, want 202 and no body", r.status, r.body)
+	}
+}
+
+func TestHTTPLegacySession(t *testing.T) {
+	ts := httptest.NewServer(newHTTPTestServer(nil, nil).HTTPHandler(nil))
+	defer ts.Close()
+
+	id := httpInitSession(t, ts.URL)
+	if other := httpInitSession(t, ts.URL); other == id {
+		t.Errorf("two sessions share the id %q", id)
+	}
+	if len(id) < 20 || strings.IndexFunc(id, func(c rune) bool { return c < 0x21 || c > 0x7e }) >= 0 {
+		t.Errorf("session id %q: want at least 20 visible ASCII characters", id)
+	}
+	hdr := map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-06-18"}
+	if r := httpSend(t, "POST", ts.URL, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr); r.status != 202 || r.body != "" {
+		t.Errorf("initialized: %d %q, want 202 and no body", r.status, r.body)
+	}
+	r := httpSend(t, "POST", ts.URL, httpLegacyCall, hdr)
+	want := `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"hi"}]}}` + "\n"
+	if r.status != 200 || r.body != want {
+		t.Errorf("call: %d %s, want 200 %s", r.status, r.body, want)
+	}
+	// Errors in a session are JSON-RPC errors in a 200, as on stdio.
+	r = httpSend(t, "POST", ts.URL, `{"jsonrpc":"2.0","id":3,"method":"resources/list"}`, hdr)
+	if r.status != 200 || !strings.Contains(r.body, `"code":-32601`) {
+		t.Errorf("unknown method in a session: %d %s, want 200 and -32601", r.status, r.body)
+	}
+	// A second initialize in the session is a new session.
+	if r := httpSend(t, "POST", ts.URL, httpInit, hdr); r.status != 200 || r.header.Get("Mcp-Session-Id") == id {
+		t.Errorf("initialize again: %d, session %q", r.status, r.header.Get("Mcp-Session-Id"))
+	}
+	// A failed initialize opens no session.
+	bad := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":[]}`
+	if r := httpSend(t, "POST", ts.URL, bad, nil); r.header.Get("Mcp-Session-Id") != "" || !strings.Contains(r.body, `"error"`) {
+		t.Errorf("bad initialize: %d %s, session %q", r.status, r.body, r.header.Get("Mcp-Session-Id"))
+	}
+
+	if r := httpSend(t, "DELETE", ts.URL, "", hdr); r.status != http.StatusNoContent {
+		t.Errorf("DELETE: %d %s, want 204", r.status, r.body)
+	}
+	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, hdr); r.status != http.StatusNotFound {
+		t.Errorf("call after DELETE: %d %s, want 404", r.status, r.body)
+	}
+}
+
+func TestHTTPSessionLimits(t *testing.T) {
+	const idle = 100 * time.Millisecond
+	s := newHTTPTestServer(nil, nil)
+	h := s.HTTPHandler(&HTTPOptions{MaxSessions: 2, SessionIdleTimeout: idle})
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+
+	first := httpInitSession(t, ts.URL)
+	httpInitSession(t, ts.URL)
+	r := httpSend(t, "POST", ts.URL, httpInit, nil)
+	if r.status != http.StatusServiceUnavailable || r.header.Get("Retry-After") == "" || !strings.Contains(r.body, "too many open sessions") {
+		t.Errorf("initialize over the cap: %d %s, Retry-After %q; want 503", r.status, r.body, r.header.Get("Retry-After"))
+	}
+	time.Sleep(2 * idle)
+	third := httpInitSession(t, ts.URL) // the expired sessions make room
+	if n := h.(*httpHandler).sessions.len(); n != 1 {
+		t.Errorf("%d sessions held after the sweep, want 1", n)
+	}
+	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, map[string]string{"Mcp-Session-Id": first}); r.status != http.StatusNotFound {
+		t.Errorf("expired session: %d %s, want 404", r.status, r.body)
+	}
+	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, map[string]string{"Mcp-Session-Id": third}); r.status != http.StatusOK {
+		t.Errorf("live session: %d %s, want 200", r.status, r.body)
+	}
+}
+
+func TestHTTPCancel(t *testing.T) {
+	started := make(chan context.Context, 1)
+	ts := httptest.NewServer(newHTTPTestServer(started, nil).HTTPHandler(nil))
+	defer ts.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	body := strings.NewReplacer(`"echo"`, `"wait"`, `"arguments":{"text":"hi"},`, "").Replace(httpCall)
+	req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL, strings.NewReader(body))
+	for k, v := range httpHeaders("tools/call", "wait") {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Accept", httpAccept)
+	req.Header.Set("Content-Type", "application/json")
+	done := make(chan error)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	handlerCtx := <-started
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("request error %v, want context.Canceled", err)
+	}
+	select {
+	case <-handlerCtx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("closing the request did not cancel the handler's context")
+	}
+	if r := httpSend(t, "POST", ts.URL, httpList, httpHeaders("tools/list", "")); r.status != 200 {
+		t.Errorf("after the cancel: %d %s", r.status, r.body)
+	}
+}
+
+func TestHTTPAddr(t *testing.T) {
+	for in, want := range map[string]string{
+		":8080":          "127.0.0.1:8080",
+		":0":             "127.0.0.1:0",
+		"localhost:8080": "localhost:8080",
+		"0.0.0.0:8080":   "0.0.0.0:8080",
+		"[::]:8080":      "[::]:8080",
+		"[::1]:9":        "[::1]:9",
+	} {
+		if got, err := HTTPAddr(in); err != nil || got != want {
+			t.Errorf("HTTPAddr(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := HTTPAddr("8080"); err == nil {
+		t.Error(`HTTPAddr("8080"): no error`)
+	}
+}
+
+func TestServeStreamableHTTPShutdown(t *testing.T) {
+	started, release := make(chan context.Context, 1), make(chan struct{})
+	s := newHTTPTestServer(started, release)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error)
+	go func() { served <- s.ServeStreamableHTTP(ctx, ln, nil) }()
+	url := fmt.Sprintf("http://%s%s", ln.Addr(), DefaultHTTPPath)
+
+	if r := httpSend(t, "POST", "http://"+ln.Addr().String()+"/other", httpList, httpHeaders("tools/list", "")); r.status != http.StatusNotFound {
+		t.Errorf("another path: %d, want 404", r.status)
+	}
+	body := strings.NewReplacer(`"echo"`, `"wait"`, `"arguments":{"text":"hi"},`, "").Replace(httpCall)
+	inflight := make(chan httpResponse)
+	go func() { inflight <- httpSend(t, "POST", url, body, httpHeaders("tools/call", "wait")) }()
+	<-started
+	cancel() // shutdown begins with a request in flight
+	time.Sleep(50 * time.Millisecond)
+	close(release)
+	if r := <-inflight; r.status != 200 || !strings.Contains(r.body, "released") {
+		t.Errorf("in-flight request: %d %s, want it finished", r.status, r.body)
+	}
+	if err := <-served; err != nil {
+		t.Errorf("ServeStreamableHTTP returned %v, want nil", err)
+	}
+	if _, err := http.Post(url, "application/json", bytes.NewReader(nil)); err == nil {
+		t.Error("the server still accepts connections after shutdown")
+	}
+}
