@@ -47,11 +47,11 @@ func newHTTPTestServer(started chan<- context.Context, release <-chan struct{}) 
 
 // The headers and bodies the tests httpSend.
 const (
-	httpAccept = "application/json, text/event-stream"
-	httpMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
-	httpList = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + httpMeta + `}}`
-	httpCall = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},` + httpMeta + `}}`
-	httpInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	httpAccept     = "application/json, text/event-stream"
+	httpMeta       = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	httpList       = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + httpMeta + `}}`
+	httpCall       = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},` + httpMeta + `}}`
+	httpInit       = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	httpLegacyCall = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`
 )
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -23,8 +24,9 @@ import (
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	c := &conn{srv: s, w: w, inflight: make(map[string]*call)}
+	c := newConn(s, w)
 	err := c.read(ctx, r)
+	close(c.work) // the reader was its only sender; idle workers exit
 	if ctx.Err() != nil {
 		err = ctx.Err() // a read failing because the input was closed on purpose
 	}
@@ -54,10 +56,25 @@ type conn struct {
 
 	mu       sync.Mutex
 	inflight map[string]*call // by idKey
+
+	work chan *call   // hands a request to an idle worker
+	idle atomic.Int32 // workers waiting on work
+}
+
+// maxIdleWorkers bounds the workers a connection keeps waiting for the next
+// request. Reusing a worker saves starting a goroutine and, above all,
+// growing its stack again through the JSON decoder on every call.
+const maxIdleWorkers = 8
+
+func newConn(s *Server, w io.Writer) *conn {
+	return &conn{srv: s, w: w, inflight: make(map[string]*call), work: make(chan *call)}
 }
 
 // call is a request whose handler is running.
 type call struct {
+	ctx       context.Context
+	msg       *message
+	key       string // idKey of the request's id
 	cancel    context.CancelFunc
 	cancelled bool // guarded by conn.mu
 }
@@ -152,30 +169,54 @@ func isHandlerMethod(method string) bool {
 	return method == "tools/call" || method == "resources/read"
 }
 
-// start runs a request in its own goroutine, cancellable by
-// notifications/cancelled.
+// start runs a request in a goroutine of its own, cancellable by
+// notifications/cancelled: an idle worker, or a new one.
 func (c *conn) start(ctx context.Context, m *message) {
 	ctx, cancel := context.WithCancel(ctx)
-	key := idKey(m.ID)
-	cl := &call{cancel: cancel}
+	cl := &call{ctx: ctx, msg: m, key: idKey(m.ID), cancel: cancel}
 	c.mu.Lock()
-	c.inflight[key] = cl
+	c.inflight[cl.key] = cl
 	c.mu.Unlock()
 	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		resp := c.srv.handle(ctx, &c.ss, m)
-		c.mu.Lock()
-		cancelled := cl.cancelled
-		if c.inflight[key] == cl {
-			delete(c.inflight, key)
+	select {
+	case c.work <- cl:
+	default:
+		go c.worker(cl)
+	}
+}
+
+// worker runs cl, then waits for the next request while fewer than
+// maxIdleWorkers others wait, until the connection's input ends.
+func (c *conn) worker(cl *call) {
+	for {
+		c.run(cl)
+		c.wg.Done()
+		if c.idle.Add(1) > maxIdleWorkers {
+			c.idle.Add(-1)
+			return
 		}
-		c.mu.Unlock()
-		cancel()
-		if !cancelled {
-			c.write(resp)
+		var ok bool
+		cl, ok = <-c.work
+		c.idle.Add(-1)
+		if !ok {
+			return
 		}
-	}()
+	}
+}
+
+// run serves cl and writes its response, unless it was cancelled.
+func (c *conn) run(cl *call) {
+	resp := c.srv.handle(cl.ctx, &c.ss, cl.msg)
+	c.mu.Lock()
+	cancelled := cl.cancelled
+	if c.inflight[cl.key] == cl {
+		delete(c.inflight, cl.key)
+	}
+	c.mu.Unlock()
+	cl.cancel()
+	if !cancelled {
+		c.write(resp)
+	}
 }
 
 // notify handles a notification: cancellation here, the rest by the server.
