@@ -163,7 +163,7 @@ func BenchmarkResourcesRead(b *testing.B) {
 func BenchmarkServeLine(b *testing.B) {
 	s := newBenchToolServer()
 	var out bytes.Buffer
-	c := &conn{srv: s, w: &out, inflight: make(map[string]*call)}
+	c := newConn(s, &out)
 	c.ss.version = LatestLegacyVersion
 	ctx := context.Background()
 	line := append(benchCall(`{"title":"Dune"}`, false), '\n')
