@@ -1,0 +1,154 @@
+// Command docs builds and serves the guide.
+//
+// Run from anywhere in the repository:
+//
+//	go run ./docs                 serve the guide at http://127.0.0.1:8080/
+//	go run ./docs -addr :9000     serve it on another address
+//	go run ./docs build           write the static site into site/
+//	go run ./docs build -o DIR    write it into DIR
+//	go run ./docs status          list translations and whether they are current
+//
+// The served guide has a Run button under each chapter transcript: it sends
+// the same requests to the chapter's real server, built once with go build,
+// and shows the live responses beside the pinned ones. The static site works
+// offline and from file://, without the Run buttons.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/mcpbookshop/guide/internal/site"
+)
+
+// defaultAddr is where the guide is served unless -addr says otherwise:
+// loopback only, since the Run buttons start programs.
+const defaultAddr = "127.0.0.1:8080"
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("docs: ")
+	flag.Usage = usage
+	addr := flag.String("addr", defaultAddr, "the address to serve the guide on")
+	flag.Parse()
+	root, err := repoRoot()
+	if err != nil {
+		log.Fatal(err)
+	}
+	switch flag.Arg(0) {
+	case "", "serve":
+		err = serve(root, *addr)
+	case "build":
+		err = build(root, flag.Args()[1:])
+	case "status":
+		err = status(root)
+	default:
+		usage()
+		os.Exit(2)
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+}
+
+func usage() {
+	fmt.Fprintf(os.Stderr, "usage: go run ./docs [-addr host:port] [serve | build [-o dir] | status]\n\n")
+	flag.PrintDefaults()
+}
+
+// config is the site's configuration for the repository at root.
+func config(root string, live bool) site.Config {
+	return site.Config{Root: os.DirFS(root), Docs: os.DirFS(filepath.Join(root, "docs")), Live: live}
+}
+
+// repoRoot finds the repository: the nearest directory up from here with a
+// go.mod and a docs folder.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if fileExists(filepath.Join(dir, "go.mod")) && fileExists(filepath.Join(dir, "docs", "pages.txt")) {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("run me inside the guide's repository (no go.mod with docs/pages.txt above here)")
+		}
+		dir = parent
+	}
+}
+
+func fileExists(name string) bool {
+	_, err := os.Stat(name)
+	return err == nil
+}
+
+// serve builds the site with Run buttons and serves it until interrupted.
+func serve(root, addr string) error {
+	s, err := site.Build(config(root, true))
+	if err != nil {
+		return err
+	}
+	runner := &site.Runner{Dir: root}
+	defer runner.Close()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("Serving the guide at http://%s/ (Ctrl-C to stop)\n", ln.Addr())
+	srv := &http.Server{Handler: site.Handler(s, runner)}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		srv.Shutdown(context.Background())
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// build writes the static site.
+func build(root string, args []string) error {
+	flags := flag.NewFlagSet("build", flag.ExitOnError)
+	out := flags.String("o", filepath.Join(root, "site"), "the folder to write the site into (replaced)")
+	flags.Parse(args)
+	s, err := site.Build(config(root, false))
+	if err != nil {
+		return err
+	}
+	if err := s.WriteDir(*out); err != nil {
+		return err
+	}
+	abs, _ := filepath.Abs(*out)
+	fmt.Printf("Wrote %d files; open file://%s\n", len(s.Files), filepath.ToSlash(filepath.Join(abs, "index.html")))
+	return nil
+}
+
+// status lists every translation and whether it follows the current
+// English page.
+func status(root string) error {
+	list, err := site.Translations(os.DirFS(filepath.Join(root, "docs")))
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		fmt.Println("No translations yet.")
+	}
+	for _, t := range list {
+		fmt.Println(t)
+	}
+	return nil
+}

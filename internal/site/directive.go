@@ -1,0 +1,131 @@
+package site
+
+import (
+	"fmt"
+	"html/template"
+	"io/fs"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// resolver resolves directives against the repository. It caches what it
+// parses, since pages in every language include the same files.
+type resolver struct {
+	root        fs.FS
+	live        bool
+	ui          map[string]string // the interface strings of the page's language
+	files       map[string][]byte
+	transcripts map[string]*Transcript // by Transcript.Key
+	literals    map[string][]string    // string constants by package directory
+}
+
+func newResolver(root fs.FS, live bool) *resolver {
+	return &resolver{
+		root:        root,
+		live:        live,
+		files:       make(map[string][]byte),
+		transcripts: make(map[string]*Transcript),
+		literals:    make(map[string][]string),
+	}
+}
+
+// readFile reads a repository file once.
+func (r *resolver) readFile(name string) ([]byte, error) {
+	if b, ok := r.files[name]; ok {
+		return b, nil
+	}
+	b, err := fs.ReadFile(r.root, name)
+	if err != nil {
+		return nil, err
+	}
+	r.files[name] = b
+	return b, nil
+}
+
+// resolve fills in n's html and text, or says why it cannot.
+func (r *resolver) resolve(n *directiveNode) error {
+	args, err := splitArgs(n.line)
+	if err != nil {
+		return err
+	}
+	kind, args := args[0], args[1:]
+	var html template.HTML
+	switch kind {
+	case "go":
+		if len(args) < 1 {
+			return fmt.Errorf("go: want a file and optional names")
+		}
+		html, n.text, err = r.goDecls(args[0], args[1:])
+	case "example":
+		if len(args) != 2 {
+			return fmt.Errorf("example: want a file and an Example function's name")
+		}
+		html, n.text, err = r.example(args[0], args[1])
+	case "transcript":
+		if len(args) != 2 {
+			return fmt.Errorf("transcript: want an archive and a case")
+		}
+		html, n.text, err = r.transcript(args[0], args[1])
+	case "message":
+		if len(args) != 2 {
+			return fmt.Errorf(`message: want a package directory and a quoted text`)
+		}
+		html, n.text, err = r.message(args[0], args[1])
+	default:
+		return fmt.Errorf("unknown directive %q", kind)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %v", kind, err)
+	}
+	n.html = string(html)
+	return nil
+}
+
+// splitArgs splits a directive into words; a word may be a Go-quoted string.
+func splitArgs(line string) ([]string, error) {
+	var args []string
+	s := strings.TrimSpace(line)
+	for s != "" {
+		if s[0] == '"' {
+			q, err := strconv.QuotedPrefix(s)
+			if err != nil {
+				return nil, fmt.Errorf("bad quoted argument in %q", line)
+			}
+			v, _ := strconv.Unquote(q)
+			args = append(args, v)
+			s = s[len(q):]
+		} else {
+			end := strings.IndexFunc(s, unicode.IsSpace)
+			if end < 0 {
+				end = len(s)
+			}
+			args = append(args, s[:end])
+			s = s[end:]
+		}
+		s = strings.TrimLeftFunc(s, unicode.IsSpace)
+	}
+	if len(args) == 0 {
+		return nil, fmt.Errorf("empty directive")
+	}
+	return args, nil
+}
+
+// figure wraps a block with a caption naming where it comes from.
+func figure(class, id string, caption template.HTML, body template.HTML) template.HTML {
+	idAttr := ""
+	if id != "" {
+		idAttr = ` id="` + template.HTMLEscapeString(id) + `"`
+	}
+	return template.HTML(`<figure class="` + class + `"` + idAttr + `><figcaption>` + string(caption) +
+		`</figcaption>` + string(body) + `</figure>` + "\n")
+}
+
+// sourceCaption is the caption of an included file: its path, in code.
+func sourceCaption(file string, extra string) template.HTML {
+	c := `<code class="path">` + template.HTMLEscapeString(file) + `</code>`
+	if extra != "" {
+		c += ` <span class="what">` + template.HTMLEscapeString(extra) + `</span>`
+	}
+	return template.HTML(c)
+}

@@ -1,0 +1,49 @@
+// Package site renders the guide: Markdown pages, one file per page and
+// language, into a static HTML site whose code and transcripts come from the
+// repository itself.
+//
+// # Sources
+//
+// The docs tree holds pages.txt (the page slugs, in reading order), one
+// directory per page with a Markdown file per language (overview/en.md),
+// lang/<code>.json (a language's name and interface strings) and theme/ (the
+// page template, style sheet and script). A page starts with front matter:
+//
+//	---
+//	title: Tool errors
+//	source: 3f2a9c0b71de
+//	---
+//
+// source is set only on translations: the [Version] of the English page they
+// were translated from. A translation whose source differs from the English
+// page's current version is rendered with a banner saying so.
+//
+// Every h2 and h3 heading carries an explicit id ({#some-id}), so that anchors
+// are the same in every language.
+//
+// # Directives
+//
+// A line of its own that starts with ":::" is a directive. Nothing in the
+// guide's code or transcripts is pasted; directives include it:
+//
+//	:::go chapters/01-tool-errors/main.go getAuthor authorArgs
+//	:::go chapters/01-tool-errors/main.go region:handler
+//	:::go chapters/01-tool-errors/main.go
+//	:::example chapters/01-tool-errors/example_test.go ExampleGetAuthor_toolError
+//	:::transcript testdata/scripts/01-tool-errors/modern.txtar unknown-title
+//	:::message mcp "Unknown tool: <name>"
+//
+// go includes declarations by name (Type.Method for a method, (Name) for the
+// whole const, var or type group that declares Name), a region
+// between "// region: name" and "// endregion" comments, or the whole file.
+// example includes an Example function's body and its checked output.
+// transcript includes one case of a testscript archive: the requests in
+// req/<case>.jsonl and the replies pinned in want/<case>.jsonl, which the
+// archive's script must check with "cmp stdout want/<case>.jsonl". message
+// shows an error text and checks that the package in the named directory
+// still produces it: every literal part of the text (the parts outside
+// <placeholders>) must occur in one of the package's string constants.
+//
+// A directive that does not resolve, a heading without an id, a link to a
+// page or anchor that does not exist: each fails [Build].
+package site

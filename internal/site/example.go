@@ -1,0 +1,61 @@
+package site
+
+import (
+	"fmt"
+	"go/ast"
+	"go/doc"
+	"go/parser"
+	"go/token"
+	"html/template"
+	"strings"
+)
+
+// example includes the body of an Example function and the output that
+// go test checks.
+func (r *resolver) example(file, name string) (template.HTML, string, error) {
+	src, err := r.readFile(file)
+	if err != nil {
+		return "", "", err
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, src, parser.ParseComments)
+	if err != nil {
+		return "", "", err
+	}
+	var ex *doc.Example
+	for _, e := range doc.Examples(f) {
+		full := "Example" + e.Name
+		if e.Suffix != "" {
+			full += "_" + e.Suffix
+		}
+		if full == name {
+			ex = e
+		}
+	}
+	if ex == nil {
+		return "", "", fmt.Errorf("%s: no example function %s", file, name)
+	}
+	if ex.Output == "" && !ex.EmptyOutput {
+		return "", "", fmt.Errorf("%s: %s has no // Output: comment, so go test does not check it", file, name)
+	}
+	body := ex.Code.(*ast.BlockStmt)
+	end := body.Rbrace
+	for _, c := range ex.Comments {
+		if c.Pos() > body.Lbrace && c.End() <= body.Rbrace && isOutputComment(c) {
+			end = c.Pos()
+		}
+	}
+	offset := func(p token.Pos) int { return fset.Position(p).Offset }
+	code := dedent(strings.Split(string(src[offset(body.Lbrace)+1:offset(end)]), "\n"))
+	text := code + "\n" + ex.Output
+	html := highlight("go", code) +
+		`<div class="output"><div class="label">` + template.HTML(template.HTMLEscapeString(r.ui["output"])) + `</div>` +
+		`<div class="code"><pre class="chroma"><code>` + template.HTML(template.HTMLEscapeString(ex.Output)) + `</code></pre></div></div>`
+	return figure("example", "", sourceCaption(file, name), html), text, nil
+}
+
+// isOutputComment reports whether c is an example's output comment.
+func isOutputComment(c *ast.CommentGroup) bool {
+	t := strings.TrimSpace(c.Text())
+	return strings.HasPrefix(t, "Output:") || strings.HasPrefix(t, "Unordered output:")
+}

@@ -1,0 +1,64 @@
+package site
+
+import (
+	"bytes"
+	"html/template"
+	"strings"
+
+	"github.com/alecthomas/chroma/v2"
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+)
+
+// The chroma styles of the two colour schemes.
+const (
+	lightStyle = "github"
+	darkStyle  = "github-dark"
+)
+
+// formatOptions are shared by fenced code blocks and directives, so that
+// both use the same CSS classes.
+var formatOptions = []chromahtml.Option{chromahtml.WithClasses(true), chromahtml.TabWidth(4)}
+
+var formatter = chromahtml.New(formatOptions...)
+
+// highlight returns code highlighted as lang, inside the wrapper that gets a
+// copy button.
+func highlight(lang, code string) template.HTML {
+	lexer := lexers.Get(lang)
+	if lexer == nil {
+		lexer = lexers.Fallback
+	}
+	var b strings.Builder
+	b.WriteString(`<div class="code">`)
+	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
+	if err == nil {
+		err = formatter.Format(&b, styles.Get(lightStyle), it)
+	}
+	if err != nil { // chroma fails only on a broken lexer; show the code plain
+		b.Reset()
+		b.WriteString(`<div class="code"><pre class="chroma"><code>` + template.HTMLEscapeString(code) + `</code></pre>`)
+	}
+	b.WriteString(`</div>`)
+	return template.HTML(b.String())
+}
+
+// highlightCSS returns the style sheet of the code colours: the light style,
+// and the dark one for readers whose system prefers it.
+func highlightCSS() ([]byte, error) {
+	var light, dark bytes.Buffer
+	if err := formatter.WriteCSS(&light, styles.Get(lightStyle)); err != nil {
+		return nil, err
+	}
+	if err := formatter.WriteCSS(&dark, styles.Get(darkStyle)); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteString("/* Code colours, generated from chroma's " + lightStyle + " and " + darkStyle + " styles. */\n")
+	b.Write(light.Bytes())
+	b.WriteString("@media (prefers-color-scheme: dark) {\n")
+	b.Write(dark.Bytes())
+	b.WriteString("}\n")
+	return b.Bytes(), nil
+}

@@ -1,0 +1,157 @@
+package site
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+
+	"github.com/yuin/goldmark"
+	highlighting "github.com/yuin/goldmark-highlighting/v2"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// directiveNode is a ":::" line in the AST. Resolving fills html and text.
+type directiveNode struct {
+	ast.BaseBlock
+	line string // the directive, without ":::"
+	html string // what it renders to
+	text string // its plain text, for the search index
+}
+
+var kindDirective = ast.NewNodeKind("Directive")
+
+func (n *directiveNode) Kind() ast.NodeKind { return kindDirective }
+
+func (n *directiveNode) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"line": n.line}, nil)
+}
+
+// directiveParser turns a line starting with ":::" into a directiveNode.
+type directiveParser struct{}
+
+func (directiveParser) Trigger() []byte { return []byte{':'} }
+
+func (directiveParser) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
+	line, _ := reader.PeekLine()
+	rest, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte(":::"))
+	if !ok || len(rest) == 0 {
+		return nil, parser.NoChildren
+	}
+	reader.AdvanceToEOL()
+	return &directiveNode{line: string(rest)}, parser.NoChildren
+}
+
+func (directiveParser) Continue(ast.Node, text.Reader, parser.Context) parser.State {
+	return parser.Close
+}
+func (directiveParser) Close(ast.Node, text.Reader, parser.Context) {}
+func (directiveParser) CanInterruptParagraph() bool                 { return true }
+func (directiveParser) CanAcceptIndentedLine() bool                 { return false }
+
+// nodeRenderer renders directives as resolved, and headings with an anchor
+// link.
+type nodeRenderer struct{}
+
+func (nodeRenderer) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
+	r.Register(kindDirective, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			w.WriteString(n.(*directiveNode).html)
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	r.Register(ast.KindHeading, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		h := n.(*ast.Heading)
+		id, _ := h.AttributeString("id")
+		if entering {
+			fmt.Fprintf(w, "<h%d", h.Level)
+			if id != nil {
+				fmt.Fprintf(w, ` id="%s"`, template.HTMLEscapeString(string(id.([]byte))))
+			}
+			w.WriteString(">")
+			return ast.WalkContinue, nil
+		}
+		if id != nil {
+			fmt.Fprintf(w, `<a class="anchor" href="#%s" aria-label="Link to this section">#</a>`, template.HTMLEscapeString(string(id.([]byte))))
+		}
+		fmt.Fprintf(w, "</h%d>\n", h.Level)
+		return ast.WalkContinue, nil
+	})
+}
+
+// codeWrapper wraps every highlighted block so the script can add a copy
+// button to it.
+func codeWrapper(w util.BufWriter, ctx highlighting.CodeBlockContext, entering bool) {
+	if entering {
+		w.WriteString(`<div class="code">`)
+	} else {
+		w.WriteString(`</div>`)
+	}
+}
+
+// newMarkdown returns the guide's Markdown dialect: GitHub tables, heading
+// attributes, directives, highlighting through CSS classes.
+func newMarkdown() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(
+			extension.Table,
+			extension.Strikethrough,
+			highlighting.NewHighlighting(
+				highlighting.WithFormatOptions(formatOptions...),
+				highlighting.WithWrapperRenderer(codeWrapper),
+			),
+		),
+		goldmark.WithParserOptions(
+			parser.WithAttribute(),
+			parser.WithBlockParsers(util.Prioritized(directiveParser{}, 50)),
+		),
+		goldmark.WithRendererOptions(
+			html.WithUnsafe(),
+			renderer.WithNodeRenderers(util.Prioritized(nodeRenderer{}, 50)),
+		),
+	)
+}
+
+// heading is one h2 or h3 of a page, for its table of contents.
+type heading struct {
+	Level int
+	ID    string
+	Text  string
+}
+
+// plainText returns the text of n and its descendants.
+func plainText(n ast.Node, src []byte) string {
+	var b bytes.Buffer
+	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch c := c.(type) {
+		case *ast.Text:
+			b.Write(c.Segment.Value(src))
+			if c.SoftLineBreak() || c.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(c.Value)
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			lines := c.Lines()
+			for i := range lines.Len() {
+				seg := lines.At(i)
+				b.Write(seg.Value(src))
+			}
+		case *directiveNode:
+			b.WriteString(c.text)
+		}
+		if c.Kind() != ast.KindText && c.Type() == ast.TypeBlock && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		return ast.WalkContinue, nil
+	})
+	return string(bytes.Join(bytes.Fields(b.Bytes()), []byte(" ")))
+}

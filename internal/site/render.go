@@ -1,0 +1,94 @@
+package site
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io/fs"
+)
+
+// link is an entry of the navigation, the language switcher or the
+// previous/next links.
+type link struct {
+	Title   string
+	Summary string
+	URL     string // relative to the current page
+	Current bool
+	Lang    string // the lang of the target, when it differs from the page's
+}
+
+// pageData is what theme/page.html is executed with.
+type pageData struct {
+	Lang     *Language
+	UI       map[string]string
+	Title    string
+	Root     string // relative path from the page to the site's top
+	Home     bool   // the landing page
+	Nav      []link
+	Langs    []link
+	TOC      []heading
+	Prev     *link
+	Next     *link
+	Content  template.HTML
+	Behind   *link // set when a translation is behind its English page
+	Missing  bool  // the page has no translation; English is shown
+	Live     bool
+	Sections []link // the landing page's list of pages
+}
+
+func loadTemplate(docs fs.FS) (*template.Template, error) {
+	b, err := fs.ReadFile(docs, "theme/page.html")
+	if err != nil {
+		return nil, err
+	}
+	return template.New("page").Parse(string(b))
+}
+
+// renderPage executes the template for page i of language l.
+func renderPage(tmpl *template.Template, cfg Config, langs []*Language, l *Language, slugs []string, pages map[string][]*page, i int) ([]byte, error) {
+	p := pages[l.Code][i]
+	en := pages[SourceLanguage]
+	// pageIn returns slug j in l, falling back to English.
+	pageIn := func(j int) (*page, string) {
+		if q := pages[l.Code][j]; q != nil {
+			return q, ""
+		}
+		return en[j], SourceLanguage
+	}
+	d := &pageData{
+		Lang: l, UI: l.UI, Title: p.src.title, Root: relative(p.url, ""),
+		Home: i == 0, TOC: p.headings, Content: p.content, Live: cfg.Live,
+	}
+	for j := range slugs {
+		q, lang := pageIn(j)
+		lk := link{Title: q.src.title, Summary: q.src.summary, URL: relative(p.url, q.url), Current: j == i, Lang: lang}
+		if j > 0 {
+			d.Nav = append(d.Nav, lk)
+		}
+		if j == i-1 {
+			d.Prev = &lk
+		}
+		if j == i+1 {
+			lk := lk
+			d.Next = &lk
+		}
+	}
+	if d.Home {
+		d.Sections = d.Nav
+	}
+	for _, other := range langs {
+		q := pages[other.Code][i]
+		if q == nil {
+			continue
+		}
+		d.Langs = append(d.Langs, link{Title: other.Name, URL: relative(p.url, q.url), Current: other == l, Lang: other.Code})
+	}
+	if l.Code != SourceLanguage && p.src.from != en[i].src.version {
+		d.Behind = &link{Title: en[i].src.title, URL: relative(p.url, en[i].url), Lang: SourceLanguage}
+	}
+	var b bytes.Buffer
+	if err := tmpl.Execute(&b, d); err != nil {
+		return nil, fmt.Errorf("executing theme/page.html: %v", err)
+	}
+	return b.Bytes(), nil
+}

@@ -1,0 +1,191 @@
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// scriptsDir is where the testscript archives live, one directory per
+// chapter, named as the chapter's directory under chaptersDir.
+const (
+	scriptsDir  = "testdata/scripts"
+	chaptersDir = "chapters"
+)
+
+// Transcript is one case of a testscript archive: the requests a client sent,
+// one a line, and the replies the archive pins for them.
+type Transcript struct {
+	// Archive is the archive's path in the repository.
+	Archive string
+	// Case names the case: its files are req/<case>.jsonl and want/<case>.jsonl.
+	Case string
+	// Chapter is the directory of the chapter whose server the archive runs,
+	// or "" if the archive is not a chapter's.
+	Chapter string
+	// Requests are the lines of req/<case>.jsonl.
+	Requests []string
+	// Replies are the lines of want/<case>.jsonl.
+	Replies []string
+}
+
+// Key identifies the transcript in the site: archive#case.
+func (t *Transcript) Key() string { return t.Archive + "#" + t.Case }
+
+// ID is the transcript's anchor: the chapter's number, the archive's name and
+// the case, as in t01-modern-unknown-title.
+func (t *Transcript) ID() string {
+	dir := path.Base(path.Dir(t.Archive))
+	num, _, _ := strings.Cut(dir, "-")
+	return "t" + num + "-" + strings.TrimSuffix(path.Base(t.Archive), ".txtar") + "-" + t.Case
+}
+
+// ExpectsReply reports whether a server answers the line: everything but a
+// notification (an object with a method and no id) or a batch of them.
+func ExpectsReply(line []byte) bool {
+	var batch []json.RawMessage
+	if json.Unmarshal(line, &batch) == nil {
+		return len(batch) == 0 || slices.ContainsFunc(batch, func(m json.RawMessage) bool { return ExpectsReply(m) })
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(line, &m) != nil {
+		return true
+	}
+	_, hasID := m["id"]
+	_, hasMethod := m["method"]
+	return hasID || !hasMethod
+}
+
+// exchange is one request and its pinned reply ("" for none).
+type exchange struct{ request, reply string }
+
+// exchanges pairs t's requests with its replies.
+func (t *Transcript) exchanges() ([]exchange, error) {
+	var ex []exchange
+	replies := t.Replies
+	for _, req := range t.Requests {
+		e := exchange{request: req}
+		if ExpectsReply([]byte(req)) {
+			if len(replies) == 0 {
+				return nil, fmt.Errorf("request %s has no pinned reply", req)
+			}
+			e.reply, replies = replies[0], replies[1:]
+		}
+		ex = append(ex, e)
+	}
+	if len(replies) > 0 {
+		return nil, fmt.Errorf("%d pinned replies answer no request", len(replies))
+	}
+	return ex, nil
+}
+
+// loadTranscript reads and checks one case of an archive.
+func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
+	key := archive + "#" + name
+	if t, ok := r.transcripts[key]; ok {
+		return t, nil
+	}
+	if !strings.HasPrefix(archive, scriptsDir+"/") || path.Ext(archive) != ".txtar" {
+		return nil, fmt.Errorf("%s: not a testscript archive under %s", archive, scriptsDir)
+	}
+	src, err := r.readFile(archive)
+	if err != nil {
+		return nil, err
+	}
+	a := txtar.Parse(src)
+	reqFile, wantFile := "req/"+name+".jsonl", "want/"+name+".jsonl"
+	files := make(map[string][]byte)
+	for _, f := range a.Files {
+		files[f.Name] = f.Data
+	}
+	if files[reqFile] == nil {
+		return nil, fmt.Errorf("%s: no case %s (no file %s)", archive, name, reqFile)
+	}
+	if files[wantFile] == nil {
+		return nil, fmt.Errorf("%s: case %s pins no replies (no file %s)", archive, name, wantFile)
+	}
+	if !checksWithCmp(a.Comment, wantFile) {
+		return nil, fmt.Errorf("%s: no script line \"cmp stdout %s\" checks case %s", archive, wantFile, name)
+	}
+	t := &Transcript{Archive: archive, Case: name, Requests: lines(files[reqFile]), Replies: lines(files[wantFile])}
+	chapter := chaptersDir + "/" + path.Base(path.Dir(archive))
+	if fi, err := fs.Stat(r.root, chapter); err == nil && fi.IsDir() {
+		t.Chapter = chapter
+	}
+	if _, err := t.exchanges(); err != nil {
+		return nil, fmt.Errorf("%s: case %s: %v", archive, name, err)
+	}
+	r.transcripts[key] = t
+	return t, nil
+}
+
+// checksWithCmp reports whether script has the line "cmp stdout <want>".
+func checksWithCmp(script []byte, want string) bool {
+	for _, l := range lines(script) {
+		if slices.Equal(strings.Fields(l), []string{"cmp", "stdout", want}) {
+			return true
+		}
+	}
+	return false
+}
+
+// lines returns the non-empty lines of b.
+func lines(b []byte) []string {
+	var ls []string
+	for l := range strings.Lines(string(b)) {
+		if l = strings.TrimRight(l, "\r\n"); l != "" {
+			ls = append(ls, l)
+		}
+	}
+	return ls
+}
+
+// pretty indents a JSON line for reading; a line that is not JSON is shown
+// as it is.
+func pretty(line string) string {
+	var b bytes.Buffer
+	if json.Indent(&b, []byte(line), "", "  ") != nil {
+		return line
+	}
+	return b.String()
+}
+
+// transcript includes a case of a testscript archive, pretty-printed.
+func (r *resolver) transcript(archive, name string) (template.HTML, string, error) {
+	t, err := r.loadTranscript(archive, name)
+	if err != nil {
+		return "", "", err
+	}
+	ex, _ := t.exchanges() // checked by loadTranscript
+	esc := template.HTMLEscapeString
+	var b, text strings.Builder
+	for _, e := range ex {
+		b.WriteString(`<div class="exchange"><div class="msg req"><div class="label">` + esc(r.ui["request"]) + `</div>`)
+		b.WriteString(string(highlight("json", pretty(e.request))))
+		b.WriteString(`</div><div class="msg res"><div class="label">` + esc(r.ui["pinned"]) + `</div>`)
+		if e.reply == "" {
+			b.WriteString(`<p class="noreply">` + esc(r.ui["noReply"]) + `</p>`)
+		} else {
+			b.WriteString(string(highlight("json", pretty(e.reply))))
+		}
+		b.WriteString(`</div></div>`)
+		text.WriteString(e.request + " " + e.reply + " ")
+	}
+	if t.Chapter != "" {
+		if r.live {
+			fmt.Fprintf(&b, `<div class="run"><button type="button" class="run-button" data-key="%s">%s</button><span class="run-status" role="status"></span></div>`,
+				esc(t.Key()), esc(r.ui["run"]))
+		} else {
+			fmt.Fprintf(&b, `<p class="run-note">%s <code>go run ./docs</code></p>`, esc(r.ui["runNote"]))
+		}
+	}
+	caption := sourceCaption(archive, fmt.Sprintf(r.ui["checkedBy"], "cmp stdout want/"+name+".jsonl"))
+	return figure("transcript", t.ID(), caption, template.HTML(b.String())), text.String(), nil
+}
