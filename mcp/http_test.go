@@ -45,7 +45,7 @@ func newHTTPTestServer(started chan<- context.Context, release <-chan struct{}) 
 	return s
 }
 
-// The headers and bodies the tests httpSend.
+// The headers and bodies the tests send.
 const (
 	httpAccept     = "application/json, text/event-stream"
 	httpMeta       = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
