@@ -44,6 +44,10 @@ type Error struct {
 	Message string `json:"message"`
 	// Data is optional detail, marshalled as JSON. Omitted when nil.
 	Data any `json:"data,omitempty"`
+
+	// cause is what the server logs with the error but never sends: the
+	// handler failure behind an internal error.
+	cause error
 }
 
 // Error returns the message followed by the code.

@@ -179,13 +179,16 @@ type uriData struct {
 	URI string `json:"uri"`
 }
 
-// runResource runs a resource handler and maps its error or panic.
+// runResource runs a resource handler and maps its error or panic. An
+// internal error carries the failure as its cause, for the one log line
+// that reports it.
 func (s *Server) runResource(ctx context.Context, h ResourceHandler, req *ResourceRequest) (text string, perr *Error) {
-	internal := &Error{Code: CodeInternalError, Message: StandardMessage(CodeInternalError), Data: uriData{req.URI}}
+	internal := func(cause error) *Error {
+		return &Error{Code: CodeInternalError, Message: StandardMessage(CodeInternalError), Data: uriData{req.URI}, cause: cause}
+	}
 	defer func() {
 		if v := recover(); v != nil {
-			s.log.Error("panic in resource handler", "uri", req.URI, "panic", v, "stack", string(debug.Stack()))
-			text, perr = "", internal
+			text, perr = "", internal(fmt.Errorf("panic in resource handler: %v\n%s", v, debug.Stack()))
 		}
 	}()
 	text, err := h(ctx, req)
@@ -199,6 +202,5 @@ func (s *Server) runResource(ctx context.Context, h ResourceHandler, req *Resour
 	case errors.As(err, &nf):
 		return "", &Error{Code: CodeInvalidParams, Message: nf.Message, Data: uriData{req.URI}}
 	}
-	s.log.Error("resource handler failed", "uri", req.URI, "error", err)
-	return "", internal
+	return "", internal(err)
 }

@@ -157,9 +157,12 @@ func (s *Server) handle(ctx context.Context, ss *session, m *message) []byte {
 
 // fail logs a protocol error and returns its response line.
 func (s *Server) fail(id json.RawMessage, method string, e *Error) []byte {
-	if e.Data == nil {
+	switch {
+	case e.cause != nil:
+		s.log.Error("protocol error", "method", method, "code", e.Code, "message", e.Message, "data", e.Data, "cause", e.cause)
+	case e.Data == nil:
 		s.log.Warn("protocol error", "method", method, "code", e.Code, "message", e.Message)
-	} else {
+	default:
 		s.log.Warn("protocol error", "method", method, "code", e.Code, "message", e.Message, "data", e.Data)
 	}
 	return encodeError(id, e)
