@@ -1,0 +1,160 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestToolPanic(t *testing.T) {
+	s, logs := newEchoServer(nil)
+	AddTool(s, Tool{Name: "boom"}, func(ctx context.Context, _ struct{}) (string, error) {
+		panic("the shelf collapsed")
+	})
+	c := connect(t, s)
+	r := decodeReply(t, c.call(toolCall("1", "boom", "{}")))
+	var res CallToolResult
+	if err := json.Unmarshal(r.Result, &res); err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || len(res.Content) != 1 || res.Content[0].Text != "Error executing tool boom" {
+		t.Errorf("panicking tool: %s, want the bare tool error", r.Result)
+	}
+	lines := logs.lines()
+	if len(lines) != 1 || !strings.Contains(lines[0], "the shelf collapsed") || !strings.Contains(lines[0], "goroutine") {
+		t.Errorf("log %q, want one line with the panic and its stack", lines)
+	}
+	wantEchoOK(t, c.call(echoOK))
+	if err := c.close(); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
+
+func TestToolProtocolErrorWrapped(t *testing.T) {
+	s, logs := newTestServer(nil)
+	want := &Error{Code: CodeInvalidParams, Message: "No such shelf", Data: map[string]any{"shelf": "B"}}
+	AddTool(s, Tool{Name: "shelf"}, func(ctx context.Context, _ struct{}) (string, error) {
+		return "", fmt.Errorf("looking up the shelf: %w", want)
+	})
+	c := connect(t, s)
+	line := c.call(toolCall("1", "shelf", "{}"))
+	if wantLine := `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"No such shelf","data":{"shelf":"B"}}}`; line != wantLine {
+		t.Errorf("wrapped *Error:\n got %s\nwant %s", line, wantLine)
+	}
+	if n := len(logs.lines()); n != 1 {
+		t.Errorf("%d log lines, want 1", n)
+	}
+	c.close()
+}
+
+func TestToolErrorResult(t *testing.T) {
+	s, _ := newEchoServer(nil)
+	c := connect(t, s)
+	line := c.call(toolCall("1", "echo", `{"text":""}`))
+	want := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Error executing tool echo: nothing to echo"}],"isError":true,`
+	if !strings.HasPrefix(line, want) || strings.Contains(line, "structuredContent") {
+		t.Errorf("tool error:\n got %s\nwant %s...", line, want)
+	}
+	c.close()
+}
+
+type shelfArgs struct {
+	Shelf string `json:"shelf,omitempty"`
+}
+
+type shelfInfo struct {
+	Shelf string   `json:"shelf"`
+	Books []string `json:"books"`
+}
+
+func TestToolStructuredResult(t *testing.T) {
+	s, _ := newTestServer(nil)
+	AddTool(s, Tool{Name: "shelf"}, func(ctx context.Context, a shelfArgs) (shelfInfo, error) {
+		if a.Shelf == "" {
+			a.Shelf = "A"
+		}
+		return shelfInfo{Shelf: a.Shelf, Books: []string{"Dune"}}, nil
+	})
+	c := connect(t, s)
+	// A missing "arguments" counts as {}.
+	line := c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"shelf",` + testMeta + `}}`)
+	r := decodeReply(t, line)
+	var res struct {
+		Content           []Content
+		StructuredContent json.RawMessage
+		IsError           bool
+	}
+	if err := json.Unmarshal(r.Result, &res); err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"shelf":"A","books":["Dune"]}`
+	if string(res.StructuredContent) != want || len(res.Content) != 1 || res.Content[0].Text != want || res.IsError {
+		t.Errorf("structured result: %s, want structuredContent and text %s", r.Result, want)
+	}
+	list := decodeReply(t, c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{`+testMeta+`}}`))
+	var tools struct{ Tools []toolWire }
+	if err := json.Unmarshal(list.Result, &tools); err != nil {
+		t.Fatal(err)
+	}
+	if len(tools.Tools) != 1 || !strings.HasPrefix(string(tools.Tools[0].OutputSchema), `{"type":"object","properties":{"shelf":{"type":"string"},"books":`) ||
+		!strings.Contains(string(tools.Tools[0].OutputSchema), `"required":["shelf","books"]`) {
+		t.Errorf("tools/list: %s, want an output schema describing shelfInfo", list.Result)
+	}
+	c.close()
+}
+
+func TestToolResultAsIs(t *testing.T) {
+	s, _ := newTestServer(nil)
+	AddTool(s, Tool{Name: "raw"}, func(ctx context.Context, _ struct{}) (*CallToolResult, error) {
+		return &CallToolResult{Content: []Content{TextContent("one"), TextContent("two")}, IsError: true}, nil
+	})
+	c := connect(t, s)
+	line := c.call(toolCall("1", "raw", "{}"))
+	if want := `"result":{"content":[{"type":"text","text":"one"},{"type":"text","text":"two"}],"isError":true,`; !strings.Contains(line, want) {
+		t.Errorf("a *CallToolResult: %s, want it as it is", line)
+	}
+	c.close()
+}
+
+func TestAddToolPanics(t *testing.T) {
+	s, _ := newEchoServer(nil)
+	for name, add := range map[string]func(){
+		"invalid name": func() {
+			AddTool(s, Tool{Name: "no spaces"}, func(context.Context, struct{}) (string, error) { return "", nil })
+		},
+		"taken name": func() {
+			AddTool(s, Tool{Name: "echo"}, func(context.Context, struct{}) (string, error) { return "", nil })
+		},
+		"arguments not an object": func() {
+			AddTool(s, Tool{Name: "n"}, func(context.Context, int) (string, error) { return "", nil })
+		},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: AddTool did not panic", name)
+				}
+			}()
+			add()
+		}()
+	}
+}
+
+func TestToolArgumentDoesNotFitGoType(t *testing.T) {
+	s, _ := newTestServer(nil)
+	AddTool(s, Tool{Name: "count"}, func(ctx context.Context, a struct {
+		N int8 `json:"n"`
+	}) (string, error) {
+		return fmt.Sprint(a.N), nil
+	})
+	c := connect(t, s)
+	r := decodeReply(t, c.call(toolCall("1", "count", `{"n":1000}`)))
+	var res CallToolResult
+	if err := json.Unmarshal(r.Result, &res); err != nil || !res.IsError ||
+		!strings.HasPrefix(res.Content[0].Text, "Error executing tool count: /n: ") {
+		t.Errorf("an int8 given 1000: %s, want a tool error naming /n", r.Result)
+	}
+	c.close()
+}
