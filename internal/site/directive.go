@@ -68,10 +68,10 @@ func (r *resolver) resolve(n *directiveNode) error {
 		}
 		html, n.text, err = r.transcript(args[0], args[1])
 	case "message":
-		if len(args) != 2 {
+		if len(args) < 2 {
 			return fmt.Errorf(`message: want a package directory and a quoted text`)
 		}
-		html, n.text, err = r.message(args[0], args[1])
+		html, n.text, err = r.message(args[0], args[1:])
 	default:
 		return fmt.Errorf("unknown directive %q", kind)
 	}

@@ -42,7 +42,9 @@
 // archive's script must check with "cmp stdout want/<case>.jsonl". message
 // shows an error text and checks that the package in the named directory
 // still produces it: every literal part of the text (the parts outside
-// <placeholders>) must occur in one of the package's string constants.
+// <placeholders>) must occur in one of the package's string constants. A
+// text made of two constants, such as an error wrapped with %w, is given as
+// two quoted parts, shown joined.
 //
 // A directive that does not resolve, a heading without an id, a link to a
 // page or anchor that does not exist: each fails [Build].

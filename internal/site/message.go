@@ -13,18 +13,26 @@ import (
 	"unicode"
 )
 
-// placeholder matches a part of an error text that varies: <name>, <uri>.
-var placeholder = regexp.MustCompile(`<[a-z][a-z ._-]*>`)
+// placeholder matches a part of an error text that varies: <name>, <uri>,
+// or "<name>" where the code quotes it with %q.
+var placeholder = regexp.MustCompile(`"?<[a-z][a-z ._-]*>"?`)
 
-// message shows an error text and checks that the package in dir can still
-// produce it: each literal part of text must occur in one of its string
-// constants.
-func (r *resolver) message(dir, text string) (template.HTML, string, error) {
+// message shows an error text, given in parts that are shown joined, and
+// checks that the package in dir can still produce it: each literal part of
+// each part must occur in one of the package's string constants. An error
+// wrapped with %w is given in two parts, the wrapped error's text and the
+// wrapper's.
+func (r *resolver) message(dir string, parts []string) (template.HTML, string, error) {
 	lits, err := r.packageLiterals(dir)
 	if err != nil {
 		return "", "", err
 	}
-	for _, part := range placeholder.Split(text, -1) {
+	text := strings.Join(parts, "")
+	var fragments []string
+	for _, p := range parts {
+		fragments = append(fragments, placeholder.Split(p, -1)...)
+	}
+	for _, part := range fragments {
 		if !strings.ContainsFunc(part, unicode.IsLetter) {
 			continue
 		}
