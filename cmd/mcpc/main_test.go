@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain registers the commands the scripts run: mcpc itself, and servers
+// that fail in the ways the chapters never do.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"mcpc":            main,
+		"dying-server":    dyingServer,
+		"refusing-server": refusingServer,
+		"babbling-server": babblingServer,
+	})
+}
+
+// dyingServer reads one message and exits with status 2 without answering.
+func dyingServer() {
+	bufio.NewReader(os.Stdin).ReadBytes('\n')
+	os.Exit(2)
+}
+
+// refusingServer answers every request as a modern server that does not
+// speak the client's protocol version does.
+func refusingServer() {
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		var m struct{ ID json.RawMessage }
+		if json.Unmarshal(sc.Bytes(), &m) == nil && m.ID != nil {
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2027-01-01"],"requested":"2026-07-28"}}}`+"\n", m.ID)
+		}
+	}
+}
+
+// babblingServer writes a line that is not JSON-RPC.
+func babblingServer() {
+	fmt.Println("Listening on stdio...")
+	bufio.NewReader(os.Stdin).ReadBytes('\n')
+}
+
+// update rewrites the scripts' expected output from the real output:
+// go test ./cmd/mcpc -update
+var update = flag.Bool("update", false, "rewrite the expected output in testdata/script from mcpc's real output")
+
+// TestScripts runs the scripts in testdata/script against the chapters'
+// servers, built once and put on the scripts' PATH under their directory
+// names (01-tool-errors, ...).
+func TestScripts(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is needed to build the chapters:", err)
+	}
+	bin := t.TempDir()
+	build := exec.Command(goTool, "build", "-o", bin+string(filepath.Separator), "./chapters/...")
+	build.Dir = filepath.Join("..", "..")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the chapters: %v\n%s", err, out)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "script"),
+		RequireExplicitExec: true,
+		UpdateScripts:       *update,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
+			return nil
+		},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){"exits": exits},
+	})
+}
+
+// exits runs a command as exec does and checks its exit status:
+//
+//	exits N command [args...]
+func exits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits N command [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		got = exit.ExitCode()
+	case err != nil:
+		ts.Fatalf("%s: %v", args[1], err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
+}
