@@ -1,6 +1,6 @@
 // Package interop checks that a real MCP client this project did not write,
-// the official Go SDK's, talks to each chapter over stdio, in both protocol
-// eras, and sees each chapter's error exactly as the guide describes it.
+// the official Go SDK's, talks to each chapter over stdio and over
+// Streamable HTTP, in both protocol eras, and sees each chapter's error exactly as the guide describes it.
 package interop
 
 import (
@@ -62,31 +62,54 @@ var eras = []struct {
 // callTimeout bounds one chapter session.
 const callTimeout = 30 * time.Second
 
-// forEachEra connects the SDK client to chapter in each era and calls f.
+// A transport runs chapter and returns the SDK transport that reaches it,
+// and a function that checks, once the session is closed, that the chapter
+// exited cleanly.
+type transport struct {
+	name  string
+	start func(t *testing.T, chapter string) (mcp.Transport, func(t *testing.T))
+}
+
+// transports lists the ways the SDK client reaches a chapter: over stdio
+// here, and over Streamable HTTP (http_test.go).
+var transports = []transport{{"stdio", startStdio}}
+
+// startStdio runs chapter as the SDK's command transport does.
+func startStdio(t *testing.T, chapter string) (mcp.Transport, func(t *testing.T)) {
+	cmd := exec.Command(filepath.Join(bin, chapter))
+	return &mcp.CommandTransport{Command: cmd}, func(t *testing.T) {
+		if cmd.ProcessState == nil || !cmd.ProcessState.Success() {
+			t.Errorf("%s did not exit cleanly: %v", chapter, cmd.ProcessState)
+		}
+	}
+}
+
+// forEachEra connects the SDK client to chapter over each transport in each
+// era and calls f.
 func forEachEra(t *testing.T, chapter string, f func(t *testing.T, ctx context.Context, cs *mcp.ClientSession)) {
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-			defer cancel()
-			client := mcp.NewClient(&mcp.Implementation{Name: "interop-test", Version: "1.0.0"}, nil)
-			cmd := exec.Command(filepath.Join(bin, chapter))
-			cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, era.opts)
-			if err != nil {
-				t.Fatalf("connecting to %s: %v", chapter, err)
-			}
-			defer func() {
-				if err := cs.Close(); err != nil {
-					t.Errorf("closing: %v", err)
+	for _, tr := range transports {
+		for _, era := range eras {
+			t.Run(tr.name+"/"+era.name, func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+				defer cancel()
+				client := mcp.NewClient(&mcp.Implementation{Name: "interop-test", Version: "1.0.0"}, nil)
+				transport, exited := tr.start(t, chapter)
+				cs, err := client.Connect(ctx, transport, era.opts)
+				if err != nil {
+					t.Fatalf("connecting to %s: %v", chapter, err)
 				}
-				if cmd.ProcessState == nil || !cmd.ProcessState.Success() {
-					t.Errorf("%s did not exit cleanly: %v", chapter, cmd.ProcessState)
+				defer func() {
+					if err := cs.Close(); err != nil {
+						t.Errorf("closing: %v", err)
+					}
+					exited(t)
+				}()
+				if v := cs.InitializeResult().ProtocolVersion; v != era.version {
+					t.Fatalf("connected at %s, want %s", v, era.version)
 				}
-			}()
-			if v := cs.InitializeResult().ProtocolVersion; v != era.version {
-				t.Fatalf("connected at %s, want %s", v, era.version)
-			}
-			f(t, ctx, cs)
-		})
+				f(t, ctx, cs)
+			})
+		}
 	}
 }
 
