@@ -30,8 +30,9 @@
 //	4  a protocol error: a JSON-RPC error response
 //	1  bad usage, or the server could not be reached or went away
 //
-// For raw, the status is that of the worst reply. The server's stderr
-// passes through to mcpc's.
+// For raw, the status is that of the worst reply. Under "go run", which
+// exits 1 whenever its program fails, the status shows as the line
+// "exit status N". The server's stderr passes through to mcpc's.
 package main
 
 import (
@@ -79,7 +80,9 @@ Commands:
 
 The response is printed as indented JSON (raw: each reply as it came).
 Exit status: 0 result, 3 tool error (isError), 4 protocol error
-(JSON-RPC error), 1 bad usage or transport failure.
+(JSON-RPC error), 1 bad usage or transport failure. Under "go run" the
+status shows as "exit status N" and go run itself exits 1; for the status
+itself, build mcpc: go build ./cmd/mcpc
 
 Examples, from the root of the guide:
   go run ./cmd/mcpc call get_author '{"title":"Nothing"}' -- go run ./chapters/01-tool-errors
