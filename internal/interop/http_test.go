@@ -18,11 +18,17 @@ func init() { transports = append(transports, transport{"http", startHTTP}) }
 // exitTimeout bounds a chapter's graceful shutdown after SIGTERM.
 const exitTimeout = 10 * time.Second
 
-// startHTTP runs chapter with -http on a free loopback port, reads the
-// endpoint's URL from its startup line, and returns the SDK's Streamable
-// HTTP transport to it. Once the session is closed, the chapter gets
-// SIGTERM and must exit with status 0.
+// startHTTP runs chapter over HTTP and returns the SDK's Streamable HTTP
+// transport to it.
 func startHTTP(t *testing.T, chapter string) (mcp.Transport, func(t *testing.T)) {
+	url, stop := runHTTP(t, chapter)
+	return &mcp.StreamableClientTransport{Endpoint: url}, stop
+}
+
+// runHTTP runs chapter with -http on a free loopback port and returns the
+// endpoint's URL, read from its startup line, and a function that sends
+// the chapter SIGTERM and checks that it exits with status 0.
+func runHTTP(t *testing.T, chapter string) (string, func(t *testing.T)) {
 	cmd := exec.Command(filepath.Join(bin, chapter), "-http", ":0")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -40,8 +46,7 @@ func startHTTP(t *testing.T, chapter string) (mcp.Transport, func(t *testing.T))
 		t.Fatalf("%s -http :0: startup line %q, %v; want the endpoint's loopback URL", chapter, line, err)
 	}
 	go io.Copy(io.Discard, logs) // the chapter's log lines
-	url := fields[len(fields)-1]
-	return &mcp.StreamableClientTransport{Endpoint: url}, func(t *testing.T) {
+	return fields[len(fields)-1], func(t *testing.T) {
 		cmd.Process.Signal(syscall.SIGTERM)
 		exited := make(chan error, 1)
 		go func() { exited <- cmd.Wait() }()

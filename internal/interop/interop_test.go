@@ -1,6 +1,8 @@
 // Package interop checks that a real MCP client this project did not write,
 // the official Go SDK's, talks to each chapter over stdio and over
-// Streamable HTTP, in both protocol eras, and sees each chapter's error exactly as the guide describes it.
+// Streamable HTTP, in both protocol eras, and sees each chapter's error
+// exactly as the guide describes it; and that over HTTP each chapter gives
+// the replies its scripts pin over stdio, byte for byte.
 package interop
 
 import (

@@ -1,0 +1,160 @@
+package interop
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// pinnedScripts are the chapters' scripts whose pinned stdio replies the
+// chapters must give, byte for byte, over Streamable HTTP too. (The
+// bad-input scripts pin the stdio framing; the HTTP framing's own errors are
+// tested in the mcp package.)
+var pinnedScripts = []string{"legacy.txtar", "modern.txtar"}
+
+// TestPinsOverHTTP replays each exchange the chapters' scripts pin, one
+// request per POST, and compares the bodies with the pinned stdio replies.
+// Each exchange is a connection of its own: over HTTP, a legacy exchange
+// opens a session with its initialize and ends it with DELETE.
+func TestPinsOverHTTP(t *testing.T) {
+	for _, chapter := range chapters {
+		t.Run(chapter, func(t *testing.T) {
+			url, stop := runHTTP(t, chapter)
+			defer stop(t)
+			for _, script := range pinnedScripts {
+				ar, err := txtar.ParseFile(filepath.Join("../../testdata/scripts", chapter, script))
+				if err != nil {
+					t.Fatal(err)
+				}
+				files := make(map[string][]byte)
+				for _, f := range ar.Files {
+					files[f.Name] = f.Data
+				}
+				for _, f := range ar.Files {
+					name, ok := strings.CutPrefix(f.Name, "req/")
+					want, pinned := files["want/"+name]
+					if !ok || !pinned {
+						continue
+					}
+					t.Run(strings.TrimSuffix(script, ".txtar")+"/"+strings.TrimSuffix(name, ".jsonl"), func(t *testing.T) {
+						if got := replay(t, url, f.Data); !bytes.Equal(got, want) {
+							t.Errorf("over HTTP:\n%s\npinned over stdio:\n%s", got, want)
+						}
+					})
+				}
+			}
+		})
+	}
+}
+
+// pinned is what replay reads of a request line.
+type pinned struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		Meta struct {
+			ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	} `json:"params"`
+}
+
+// replay sends each line of reqs as a POST with the headers its era
+// requires and returns the response bodies, one line each. It checks the
+// HTTP status of each: 202 with no body for a notification; for a request,
+// 200, or in the modern era the status the specification gives its error.
+func replay(t *testing.T, url string, reqs []byte) []byte {
+	var out bytes.Buffer
+	var session, version string
+	for line := range strings.Lines(string(reqs)) {
+		var m pinned
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("request %s: %v", line, err)
+		}
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(line))
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Content-Type", "application/json")
+		modern := m.Params.Meta.ProtocolVersion != ""
+		switch {
+		case modern:
+			req.Header.Set("Mcp-Protocol-Version", m.Params.Meta.ProtocolVersion)
+			req.Header.Set("Mcp-Method", m.Method)
+			if name := m.Params.Name + m.Params.URI; name != "" {
+				req.Header.Set("Mcp-Name", name)
+			}
+		case session != "":
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", version)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.ID == nil {
+			if resp.StatusCode != http.StatusAccepted || len(body) > 0 {
+				t.Errorf("notification %s: status %d, body %q; want 202 and no body", line, resp.StatusCode, body)
+			}
+			continue
+		}
+		if want := wantStatus(modern, body); resp.StatusCode != want {
+			t.Errorf("request %s: status %d, want %d", line, resp.StatusCode, want)
+		}
+		if m.Method == "initialize" {
+			session = resp.Header.Get("Mcp-Session-Id")
+			var r struct {
+				Result struct {
+					ProtocolVersion string `json:"protocolVersion"`
+				} `json:"result"`
+			}
+			json.Unmarshal(body, &r)
+			version = r.Result.ProtocolVersion
+		}
+		out.Write(body)
+	}
+	if session != "" {
+		req, _ := http.NewRequest(http.MethodDelete, url, nil)
+		req.Header.Set("Mcp-Session-Id", session)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNoContent {
+			t.Errorf("DELETE: status %d, want 204", resp.StatusCode)
+		}
+	}
+	return out.Bytes()
+}
+
+// wantStatus is the HTTP status of a response: 200, but in the modern era
+// 404 for an unknown method and 400 for the errors that say the request is
+// invalid, as the 2026-07-28 transport specifies.
+func wantStatus(modern bool, body []byte) int {
+	var r struct {
+		Error *struct {
+			Code int `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &r) != nil || r.Error == nil || !modern {
+		return http.StatusOK
+	}
+	switch r.Error.Code {
+	case -32601:
+		return http.StatusNotFound
+	case -32700, -32600, -32602, -32020, -32021, -32022:
+		return http.StatusBadRequest
+	}
+	return http.StatusOK
+}
