@@ -1,11 +1,12 @@
 // Mcpc is a small MCP client for the command line: it starts a server
 // command, asks it one thing over stdio, prints the response and exits with
 // a status that tells the outcome. It reproduces every transcript in the
-// guide.
+// guide. With -url it asks a server already running, over Streamable HTTP.
 //
 // Usage:
 //
 //	mcpc [flags] COMMAND [ARGS] -- SERVER [SERVER ARGS...]
+//	mcpc -url URL [flags] COMMAND [ARGS]
 //
 // The commands are:
 //
@@ -69,6 +70,7 @@ const (
 )
 
 const usage = `usage: mcpc [flags] COMMAND [ARGS] -- SERVER [SERVER ARGS...]
+       mcpc -url URL [flags] COMMAND [ARGS]
 
 Commands:
   tools             list the server's tools
@@ -93,6 +95,8 @@ Examples, from the root of the guide:
   go run ./cmd/mcpc templates -- go run ./chapters/03-resources
   go run ./cmd/mcpc read books://Nothing -- go run ./chapters/03-resources
   go run ./cmd/mcpc raw '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' -- go run ./chapters/01-tool-errors
+  go run ./chapters/01-tool-errors -http :8080 &
+  go run ./cmd/mcpc -url http://127.0.0.1:8080/mcp call get_author '{"title":"Nothing"}'
 
 Flags:
 `
@@ -115,6 +119,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	era := mcp.EraAuto
 	fs.TextVar(&era, "era", mcp.EraAuto, "the protocol `era`: auto (probe with server/discover, fall back to initialize), modern or legacy")
 	timeout := fs.Duration("timeout", defaultTimeout, "give up after this long")
+	url := fs.String("url", "", "ask the MCP endpoint at `URL` over Streamable HTTP instead of starting a server command (not with raw)")
 
 	own, server := args, []string(nil)
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -127,18 +132,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	cmdArgs := fs.Args()
-	if err := checkUsage(cmdArgs, server); err != nil {
+	if err := checkUsage(cmdArgs, server, *url); err != nil {
 		fmt.Fprintf(stderr, "mcpc: %v\nRun 'mcpc -h' for usage.\n", err)
 		return exitFailure
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
+	if *url != "" {
+		return ask(ctx, mcp.HTTPTransport(*url, nil), era, cmdArgs, stdout, stderr)
+	}
 	cmd := exec.Command(server[0], server[1:]...)
 	cmd.Stderr = stderr
 	if cmdArgs[0] == "raw" {
 		return raw(ctx, cmd, cmdArgs[1:], stdout, stderr)
 	}
-	return ask(ctx, cmd, era, cmdArgs, stdout, stderr)
+	return ask(ctx, mcp.CommandTransport(cmd), era, cmdArgs, stdout, stderr)
 }
 
 // arity gives, for each command, how many arguments it takes: at least
@@ -152,8 +160,9 @@ var arity = map[string]struct{ min, max int }{
 	"raw":       {1, -1},
 }
 
-// checkUsage checks the command, its arguments and the server command.
-func checkUsage(cmdArgs, server []string) error {
+// checkUsage checks the command, its arguments and the server command or
+// URL.
+func checkUsage(cmdArgs, server []string, url string) error {
 	if len(cmdArgs) == 0 {
 		return errors.New("no command given")
 	}
@@ -166,7 +175,11 @@ func checkUsage(cmdArgs, server []string) error {
 		return fmt.Errorf("wrong number of arguments for %s", name)
 	case name == "call" && len(args) == 2 && !json.Valid([]byte(args[1])):
 		return fmt.Errorf("the arguments of call are not valid JSON: %s", args[1])
-	case len(server) == 0:
+	case url != "" && len(server) > 0:
+		return errors.New("give either -url or a server command after --, not both")
+	case url != "" && name == "raw":
+		return errors.New("raw sends lines to a server command over stdio; it does not take -url")
+	case url == "" && len(server) == 0:
 		return errors.New("no server command: give it after --")
 	}
 	return nil
@@ -174,8 +187,8 @@ func checkUsage(cmdArgs, server []string) error {
 
 // ask connects with the mcp client, runs one command and prints the
 // server's responses to it.
-func ask(ctx context.Context, cmd *exec.Cmd, era mcp.Era, cmdArgs []string, stdout, stderr io.Writer) int {
-	t := &tap{Transport: mcp.CommandTransport(cmd)}
+func ask(ctx context.Context, tr mcp.Transport, era mcp.Era, cmdArgs []string, stdout, stderr io.Writer) int {
+	t := &tap{Transport: tr}
 	c, err := mcp.Connect(ctx, t, &mcp.ClientOptions{Era: era, ProbeTimeout: probeTimeout})
 	if err != nil {
 		// Only a protocol error has a response to show: the last one.
