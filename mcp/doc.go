@@ -3,7 +3,14 @@
 //
 // A [Server] holds tools and resources and speaks JSON-RPC 2.0 to one client
 // per connection: one message per line over stdio ([Server.Serve], [Main]) or
-// any reader and writer pair.
+// any reader and writer pair, or Streamable HTTP ([Server.HTTPHandler],
+// [Server.ServeStreamableHTTP]).
+//
+// A [Client] ([Connect]) talks to a server over a [Transport]: a command's
+// stdio ([CommandTransport]), an HTTP endpoint ([HTTPTransport]), or a
+// Server in the same process ([InProcessTransport]). It shows each failure as
+// a caller sees it: a tool error is a [CallToolResult] with IsError set, a
+// protocol error is a Go error holding an *[Error].
 //
 // # Protocol eras
 //
