@@ -17,7 +17,7 @@ var (
 // external reports whether a link leaves the site, which the check does not
 // follow.
 func external(link string) bool {
-	for _, scheme := range []string{"http:", "https:", "mailto:"} {
+	for _, scheme := range []string{"http:", "https:", "mailto:", "data:"} {
 		if strings.HasPrefix(link, scheme) {
 			return true
 		}

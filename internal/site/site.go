@@ -69,7 +69,6 @@ func Build(cfg Config) (*Site, error) {
 	// pages[lang][i] is slugs[i] in lang, or nil if not translated.
 	pages := make(map[string][]*page)
 	for _, l := range langs {
-		res.ui = l.UI
 		for _, slug := range slugs {
 			s, err := loadSource(cfg.Docs, slug, l.Code)
 			if err != nil {
@@ -78,11 +77,18 @@ func Build(cfg Config) (*Site, error) {
 			var p *page
 			if s != nil {
 				p = &page{src: s, url: pageURL(l.Code, slug)}
-				if err := p.render(md, res); err != nil {
+			}
+			pages[l.Code] = append(pages[l.Code], p)
+		}
+	}
+	for _, l := range langs {
+		res.ui = l.UI
+		for _, p := range pages[l.Code] {
+			if p != nil {
+				if err := p.render(md, res, fallback(l.Code, slugs, pages[l.Code])); err != nil {
 					fail(err)
 				}
 			}
-			pages[l.Code] = append(pages[l.Code], p)
 		}
 	}
 	for _, l := range langs[1:] {
@@ -140,9 +146,24 @@ func pageURL(lang, slug string) string {
 	return lang + "/" + slug + ".html"
 }
 
+// fallback returns the function that rewrites a link of a page in lang to a
+// page that lang lacks, so that it leads to the English page instead.
+func fallback(lang string, slugs []string, pages []*page) func(dest string) string {
+	return func(dest string) string {
+		if lang == SourceLanguage || external(dest) {
+			return dest
+		}
+		file, _, _ := strings.Cut(dest, "#")
+		if i := slices.Index(slugs, strings.TrimSuffix(file, ".html")); i >= 0 && pages[i] == nil {
+			return "../" + dest
+		}
+		return dest
+	}
+}
+
 // render parses the page, checks its headings, resolves its directives and
-// renders its content.
-func (p *page) render(md goldmark.Markdown, res *resolver) error {
+// renders its content; rewrite maps the destination of every link.
+func (p *page) render(md goldmark.Markdown, res *resolver, rewrite func(dest string) string) error {
 	src := p.src.body
 	p.doc = md.Parser().Parse(text.NewReader(src))
 	var errs []error
@@ -164,6 +185,8 @@ func (p *page) render(md goldmark.Markdown, res *resolver) error {
 			if n.Level <= 3 {
 				p.headings = append(p.headings, heading{n.Level, string(id.([]byte)), plainText(n, src)})
 			}
+		case *ast.Link:
+			n.Destination = []byte(rewrite(string(n.Destination)))
 		case *directiveNode:
 			if err := res.resolve(n); err != nil {
 				errs = append(errs, fmt.Errorf("%s: :::%s: %v", p.src.file, n.line, err))
