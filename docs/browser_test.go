@@ -326,6 +326,15 @@ func TestBrowser(t *testing.T) {
 		if errs := con.take(); len(errs) > 0 {
 			t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
 		}
+		if *screenshots != "" {
+			png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(fig)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(*screenshots, "desktop-light-run.png"), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	})
 
 	t.Run("screenshots", func(t *testing.T) {

@@ -55,9 +55,11 @@ func highlightCSS() ([]byte, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
-	b.WriteString("/* Code colours, generated from chroma's " + lightStyle + " and " + darkStyle + " styles. */\n")
+	b.WriteString("/* Code colours, generated from chroma's " + lightStyle + " and " + darkStyle + " styles:\n" +
+		"   each scheme alone, so that no colour of one leaks into the other. */\n")
+	b.WriteString("@media not all and (prefers-color-scheme: dark) {\n")
 	b.Write(light.Bytes())
-	b.WriteString("@media (prefers-color-scheme: dark) {\n")
+	b.WriteString("}\n@media (prefers-color-scheme: dark) {\n")
 	b.Write(dark.Bytes())
 	b.WriteString("}\n")
 	return b.Bytes(), nil
