@@ -87,7 +87,8 @@ type httpHandler struct {
 // response is answered 202 with no body; a request, with its JSON-RPC
 // response as application/json. GET is answered 405: the server offers no
 // stream of its own. A handler's context is cancelled when the client closes
-// the request. opts may be nil.
+// the request, or in a legacy session by notifications/cancelled, after which
+// the request gets no response. opts may be nil.
 func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 	h := &httpHandler{srv: s}
 	if opts != nil {
@@ -240,10 +241,20 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *mes
 	case m.isResponse():
 		w.WriteHeader(http.StatusAccepted) // the server sends no requests
 	case m.isNotification():
-		h.srv.notify(&hs.session, m)
+		if *m.Method == "notifications/cancelled" {
+			hs.cancel(m)
+		} else {
+			h.srv.notify(&hs.session, m)
+		}
 		w.WriteHeader(http.StatusAccepted)
 	default:
-		h.reply(w, http.StatusOK, h.srv.handle(r.Context(), &hs.session, m))
+		resp, ok := hs.serve(r.Context(), h.srv, m)
+		if !ok {
+			// Cancelled by notifications/cancelled: no response is sent,
+			// so the connection closes without one.
+			panic(http.ErrAbortHandler)
+		}
+		h.reply(w, http.StatusOK, resp)
 	}
 	return nil
 }

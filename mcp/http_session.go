@@ -1,16 +1,56 @@
 package mcp
 
 import (
+	"context"
 	"crypto/rand"
 	"sync"
 	"time"
 )
 
 // httpSession is a legacy-era session over HTTP: the protocol state of the
-// connection it stands for.
+// connection it stands for, and its requests in flight, which
+// notifications/cancelled may cancel.
 type httpSession struct {
 	session
 	lastUsed time.Time // guarded by sessionStore.mu
+
+	mu       sync.Mutex
+	inflight map[string]*call // by idKey; call.cancelled guarded by mu
+}
+
+// serve handles request m in the session. It reports false when
+// notifications/cancelled cancelled m, whose response is then not sent.
+func (hs *httpSession) serve(ctx context.Context, srv *Server, m *message) ([]byte, bool) {
+	if !isHandlerMethod(*m.Method) {
+		return srv.handle(ctx, &hs.session, m), true
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	key, cl := idKey(m.ID), &call{cancel: cancel}
+	hs.mu.Lock()
+	hs.inflight[key] = cl
+	hs.mu.Unlock()
+	resp := srv.handle(ctx, &hs.session, m)
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	if hs.inflight[key] == cl {
+		delete(hs.inflight, key)
+	}
+	return resp, !cl.cancelled
+}
+
+// cancel cancels the request in flight that notifications/cancelled m
+// names. Cancellations of unknown or finished requests are ignored.
+func (hs *httpSession) cancel(m *message) {
+	if m.Params == nil || !validID(m.Params.RequestID) {
+		return
+	}
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	if cl := hs.inflight[idKey(m.Params.RequestID)]; cl != nil {
+		cl.cancelled = true
+		cl.cancel()
+	}
 }
 
 // sessionStore holds the open legacy sessions by id. Its size is capped,
@@ -46,7 +86,7 @@ func (st *sessionStore) open() (string, *httpSession) {
 		}
 	}
 	id := rand.Text()
-	hs := &httpSession{lastUsed: now}
+	hs := &httpSession{lastUsed: now, inflight: make(map[string]*call)}
 	st.m[id] = hs
 	return id, hs
 }

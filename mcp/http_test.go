@@ -362,9 +362,10 @@ func TestHTTPSessionLimits(t *testing.T) {
 }
 
 func TestHTTPCancel(t *testing.T) {
-	started := make(chan context.Context, 1)
-	ts := httptest.NewServer(newHTTPTestServer(started, nil).HTTPHandler(nil))
+	started, release := make(chan context.Context, 1), make(chan struct{})
+	ts := httptest.NewServer(newHTTPTestServer(started, release).HTTPHandler(nil))
 	defer ts.Close()
+	defer close(release) // should the cancellation fail, the handler still ends
 
 	ctx, cancel := context.WithCancel(context.Background())
 	body := strings.NewReplacer(`"echo"`, `"wait"`, `"arguments":{"text":"hi"},`, "").Replace(httpCall)
@@ -394,6 +395,48 @@ func TestHTTPCancel(t *testing.T) {
 	}
 	if r := httpSend(t, "POST", ts.URL, httpList, httpHeaders("tools/list", "")); r.status != 200 {
 		t.Errorf("after the cancel: %d %s", r.status, r.body)
+	}
+}
+
+// TestHTTPCancelInSession: in a legacy session, notifications/cancelled
+// cancels the handler of the request it names, and that request gets no
+// response.
+func TestHTTPCancelInSession(t *testing.T) {
+	started, release := make(chan context.Context, 1), make(chan struct{})
+	ts := httptest.NewServer(newHTTPTestServer(started, release).HTTPHandler(nil))
+	defer ts.Close()
+	defer close(release) // should the cancellation fail, the handler still ends
+	hdr := map[string]string{"Mcp-Session-Id": httpInitSession(t, ts.URL)}
+
+	done := make(chan error)
+	go func() {
+		req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":"w","method":"tools/call","params":{"name":"wait"}}`))
+		req.Header.Set("Accept", httpAccept)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Mcp-Session-Id", hdr["Mcp-Session-Id"])
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			err = fmt.Errorf("a response: %d %s", resp.StatusCode, b)
+		}
+		done <- err
+	}()
+	handlerCtx := <-started
+	r := httpSend(t, "POST", ts.URL, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"w"}}`, hdr)
+	if r.status != http.StatusAccepted {
+		t.Errorf("notifications/cancelled: %d %s, want 202", r.status, r.body)
+	}
+	select {
+	case <-handlerCtx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("notifications/cancelled did not cancel the handler's context")
+	}
+	if err := <-done; err == nil || strings.HasPrefix(err.Error(), "a response") {
+		t.Errorf("the cancelled request got %v, want no response", err)
+	}
+	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, hdr); r.status != 200 {
+		t.Errorf("the session after the cancel: %d %s", r.status, r.body)
 	}
 }
 
