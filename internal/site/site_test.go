@@ -1,0 +1,261 @@
+package site
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// themeDir holds the real theme and interface strings, which the tests
+// build with.
+const themeDir = "../../docs"
+
+// testRoot returns the fixture repository in testdata/repo.
+func testRoot(testing.TB) fs.FS { return os.DirFS(filepath.Join("testdata", "repo")) }
+
+// testPage is one page of a test's docs tree: a slug, a language and the
+// Markdown file.
+type testPage struct{ slug, lang, src string }
+
+// testDocs returns a docs tree with the real theme and English strings, and
+// the given pages, in order.
+func testDocs(t testing.TB, pages ...testPage) fstest.MapFS {
+	t.Helper()
+	docs := fstest.MapFS{}
+	for _, name := range []string{"theme/page.html", "theme/style.css", "theme/site.js", "lang/en.json"} {
+		b, err := os.ReadFile(filepath.Join(themeDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[name] = &fstest.MapFile{Data: b}
+	}
+	var order []string
+	for _, p := range pages {
+		if p.lang == SourceLanguage {
+			order = append(order, p.slug)
+		}
+		docs[p.slug+"/"+p.lang+".md"] = &fstest.MapFile{Data: []byte(p.src)}
+	}
+	docs["pages.txt"] = &fstest.MapFile{Data: []byte(strings.Join(order, "\n") + "\n")}
+	return docs
+}
+
+// en returns an English page with a title.
+func en(slug, body string) testPage {
+	return testPage{slug, SourceLanguage, "---\ntitle: " + slug + "\n---\n\n" + body}
+}
+
+// buildPages builds a site of the fixture repository and the given pages.
+func buildPages(t testing.TB, pages ...testPage) (*Site, error) {
+	t.Helper()
+	return Build(Config{Root: testRoot(t), Docs: testDocs(t, pages...)})
+}
+
+func mustBuild(t *testing.T, pages ...testPage) *Site {
+	t.Helper()
+	s, err := buildPages(t, pages...)
+	if err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	return s
+}
+
+func TestIncludes(t *testing.T) {
+	tests := []struct {
+		directive string
+		want      []string // in the page, HTML-escaped as it is rendered
+		not       []string
+	}{
+		{":::go chapters/01-demo/main.go limit", []string{"limit is how many books fit", "const", "3"}, []string{"shelf"}},
+		{":::go chapters/01-demo/main.go shelfBottom", []string{"shelfBottom"}, []string{"shelfTop", "Kinds of shelf"}},
+		{":::go chapters/01-demo/main.go (shelfBottom)", []string{"Kinds of shelf", "shelfTop", "shelfBottom"}, nil},
+		{":::go chapters/01-demo/main.go shelf.add", []string{"add puts a book", "the shelf is full", "append"}, []string{"func main"}},
+		{":::go chapters/01-demo/main.go shelf main", []string{"shelf holds books", "func", "main"}, []string{"add puts"}},
+		{":::go chapters/01-demo/main.go region:full", []string{"the shelf is full"}, []string{"append", "// region:", "endregion"}},
+		{":::go chapters/01-demo/main.go", []string{"Package main is a demo chapter", "append"}, nil},
+		{":::example chapters/01-demo/example_test.go Example_full", []string{"Dune", "the shelf is full", `class="output"`}, []string{"Output:", "// &lt;nil&gt;"}},
+		{":::transcript testdata/scripts/01-demo/demo.txtar ok", []string{`id="t01-demo-ok"`, "notifications/initialized", `class="noreply"`, "cmp stdout want/ok.jsonl", `class="run-note"`}, []string{"run-button"}},
+		{`:::message msgs "msgs: the shelf is full"`, []string{"msgs: the shelf is full"}, nil},
+		{`:::message msgs "<n> books, at most <max>"`, []string{"&lt;n&gt; books, at most &lt;max&gt;"}, nil},
+	}
+	for _, tt := range tests {
+		s := mustBuild(t, en("index", tt.directive+"\n"))
+		page := string(s.Files["index.html"])
+		for _, w := range tt.want {
+			if !strings.Contains(page, w) {
+				t.Errorf("%s: the page lacks %q", tt.directive, w)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(page, n) {
+				t.Errorf("%s: the page has %q", tt.directive, n)
+			}
+		}
+	}
+}
+
+func TestLiveRunButton(t *testing.T) {
+	s, err := Build(Config{Root: testRoot(t), Docs: testDocs(t, en("index", ":::transcript testdata/scripts/01-demo/demo.txtar ok\n")), Live: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(s.Files["index.html"])
+	if !strings.Contains(page, `class="run-button" data-key="testdata/scripts/01-demo/demo.txtar#ok"`) || strings.Contains(page, "run-note") {
+		t.Errorf("a live page has no Run button, or still has the note:\n%s", page)
+	}
+	tr := s.Transcripts["testdata/scripts/01-demo/demo.txtar#ok"]
+	if tr == nil || tr.Chapter != "chapters/01-demo" || len(tr.Requests) != 3 || len(tr.Replies) != 2 {
+		t.Errorf("transcript = %+v", tr)
+	}
+}
+
+// TestBuildFails checks that each kind of mistake fails the build, saying
+// where and what.
+func TestBuildFails(t *testing.T) {
+	tests := []struct {
+		name  string
+		pages []testPage
+		want  string
+	}{
+		{"unknown directive", []testPage{en("index", ":::paste something\n")}, `unknown directive "paste"`},
+		{"missing file", []testPage{en("index", ":::go chapters/nope.go x\n")}, "chapters/nope.go"},
+		{"missing declaration", []testPage{en("index", ":::go chapters/01-demo/main.go remove\n")}, "no declaration named remove"},
+		{"missing region", []testPage{en("index", ":::go chapters/01-demo/main.go region:empty\n")}, "no region empty"},
+		{"missing example", []testPage{en("index", ":::example chapters/01-demo/example_test.go Example_gone\n")}, "no example function Example_gone"},
+		{"unchecked example", []testPage{en("index", ":::example chapters/01-demo/example_test.go Example_unchecked\n")}, "has no // Output: comment"},
+		{"missing case", []testPage{en("index", ":::transcript testdata/scripts/01-demo/demo.txtar gone\n")}, "no case gone"},
+		{"no pinned replies", []testPage{en("index", ":::transcript testdata/scripts/01-demo/demo.txtar nowant\n")}, "pins no replies"},
+		{"no cmp", []testPage{en("index", ":::transcript testdata/scripts/01-demo/demo.txtar unchecked\n")}, `no script line "cmp stdout want/unchecked.jsonl"`},
+		{"not an archive", []testPage{en("index", ":::transcript chapters/01-demo/main.go ok\n")}, "not a testscript archive"},
+		{"message not produced", []testPage{en("index", `:::message msgs "msgs: the shelf is empty"`+"\n")}, `no longer produces "msgs: the shelf is empty"`},
+		{"heading without id", []testPage{en("index", "## Hello\n")}, `heading "Hello" has no id`},
+		{"level-1 heading", []testPage{en("index", "# Hello {#hello}\n")}, "not a level-1 heading"},
+		{"broken link", []testPage{en("index", "[x](nowhere.html)\n")}, `no such file nowhere.html`},
+		{"broken anchor", []testPage{en("index", "## A {#a}\n"), en("other", "[x](index.html#b)\n")}, "index.html has no anchor #b"},
+		{"no title", []testPage{{"index", SourceLanguage, "---\nsummary: x\n---\n"}}, "front matter has no title"},
+		{"no front matter", []testPage{{"index", SourceLanguage, "hello\n"}}, "no front matter"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := buildPages(t, tt.pages...)
+			if err == nil {
+				t.Fatalf("Build succeeded, want an error containing %q", tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Build error:\n%v\nwant it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// translated returns a translation of page into lang, following the English
+// version from.
+func translated(slug, lang, from, body string) testPage {
+	return testPage{slug, lang, "---\ntitle: " + slug + " (" + lang + ")\nsource: " + from + "\n---\n\n" + body}
+}
+
+func TestTranslations(t *testing.T) {
+	enBody := "## Intro {#intro}\n\n:::go chapters/01-demo/main.go limit\n\n[next](other.html#end)\n"
+	index := en("index", enBody)
+	other := en("other", "## End {#end}\n")
+	current := Version([]byte(index.src))
+	withLang := func(pages ...testPage) fstest.MapFS {
+		docs := testDocs(t, append([]testPage{index, other}, pages...)...)
+		docs["lang/fr.json"] = &fstest.MapFile{Data: docs["lang/en.json"].Data}
+		return docs
+	}
+
+	// A current translation: no banner; its link to an untranslated page
+	// goes to the English one.
+	docs := withLang(translated("index", "fr", current, "## Introduction {#intro}\n\n:::go chapters/01-demo/main.go limit\n\n[suite](other.html#end)\n"))
+	s, err := Build(Config{Root: testRoot(t), Docs: docs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr := string(s.Files["fr/index.html"])
+	for _, want := range []string{`<html lang="fr">`, `href="../other.html#end"`, `href="../index.html" hreflang="en"`} {
+		if !strings.Contains(fr, want) {
+			t.Errorf("fr/index.html lacks %q", want)
+		}
+	}
+	if strings.Contains(fr, `class="banner"`) {
+		t.Error("a current translation shows the behind banner")
+	}
+	if !strings.Contains(string(s.Files["index.html"]), `href="fr/index.html" hreflang="fr"`) {
+		t.Error("the English page does not link to its translation")
+	}
+	list, err := Translations(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 2 || list[0].State != Current || list[1].State != Missing {
+		t.Errorf("Translations = %v, want index current, other missing", list)
+	}
+
+	// A translation of an older version: the banner, and Behind.
+	docs = withLang(translated("index", "fr", "0123456789ab", "## Introduction {#intro}\n\n:::go chapters/01-demo/main.go limit\n\n[suite](other.html#end)\n"))
+	s, err = Build(Config{Root: testRoot(t), Docs: docs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(s.Files["fr/index.html"]), `class="banner"`) {
+		t.Error("a translation behind its English page shows no banner")
+	}
+	if list, _ := Translations(docs); list[0].State != Behind || !strings.Contains(list[0].String(), "behind") {
+		t.Errorf("Translations = %v, want index behind", list)
+	}
+
+	// Translations must keep the ids, the directives, and the source.
+	for _, tt := range []struct{ body, want string }{
+		{"## Introduction {#introduction}\n\n:::go chapters/01-demo/main.go limit\n", "heading ids [introduction] differ"},
+		{"## Introduction {#intro}\n\n:::go chapters/01-demo/main.go shelf\n", "directives"},
+	} {
+		_, err := Build(Config{Root: testRoot(t), Docs: withLang(translated("index", "fr", current, tt.body))})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Build error %v, want %q", err, tt.want)
+		}
+	}
+	docs = withLang(testPage{"index", "fr", "---\ntitle: x\n---\n"})
+	if _, err := Build(Config{Root: testRoot(t), Docs: docs}); err == nil || !strings.Contains(err.Error(), "must record its English source version") {
+		t.Errorf("Build error %v, want one about the missing source version", err)
+	}
+}
+
+func TestSearchIndex(t *testing.T) {
+	s := mustBuild(t, en("index", "Intro text.\n\n## Wire {#wire}\n\nThe `isError` flag.\n\n:::go chapters/01-demo/main.go limit\n"))
+	js := string(s.Files["assets/search-en.js"])
+	for _, want := range []string{"window.guideSearchIndex = [", `"u":"index.html#wire"`, `"h":"Wire"`, "isError", "limit is how many books fit", "Intro text."} {
+		if !strings.Contains(js, want) {
+			t.Errorf("the search index lacks %q:\n%s", want, js)
+		}
+	}
+}
+
+func TestExpectsReply(t *testing.T) {
+	for line, want := range map[string]bool{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`:               true,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`: false,
+		`{"jsonrpc":"2.0","id":1,"method":"ping"`:                true,
+		`42`: true,
+		`[]`: true,
+		`[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","method":"b"}]`:        false,
+		`[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","id":2,"method":"b"}]`: true,
+		`{"jsonrpc":"2.0","id":1,"params":{}}`:                                   true,
+	} {
+		if got := ExpectsReply([]byte(line)); got != want {
+			t.Errorf("ExpectsReply(%s) = %v, want %v", line, got, want)
+		}
+	}
+}
+
+func TestPretty(t *testing.T) {
+	if got, want := pretty(`{"id":123456789012345678901234567890,"a":[1]}`), "{\n  \"id\": 123456789012345678901234567890,\n  \"a\": [\n    1\n  ]\n}"; got != want {
+		t.Errorf("pretty = %q, want %q", got, want)
+	}
+	if got := pretty(`{"broken`); got != `{"broken` {
+		t.Errorf("pretty of a line that is not JSON = %q, want it unchanged", got)
+	}
+}
