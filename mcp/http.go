@@ -107,26 +107,25 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 	return h
 }
 
-// httpError is a refused HTTP request: its status and the JSON-RPC error
-// its body carries.
+// httpError is a refused HTTP request: its status, the JSON-RPC error its
+// body carries, and the id and method of the request when they are known.
 type httpError struct {
 	status int
 	err    *Error
+	id     json.RawMessage
+	method string
 }
 
 // refuse returns an httpError whose error has the standard message of code
 // and detail as its data.
 func refuse(status, code int, detail string) *httpError {
-	return &httpError{status, newError(code, detail)}
+	return &httpError{status: status, err: newError(code, detail)}
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if herr := h.checkPeer(r); herr != nil {
-		h.reply(w, herr.status, h.srv.fail(nil, "", herr.err))
-		return
-	}
-	var herr *httpError
+	herr := h.checkPeer(r)
 	switch {
+	case herr != nil:
 	case r.Method == http.MethodPost:
 		herr = h.post(w, r)
 	case r.Method == http.MethodDelete && r.Header.Get(headerProtocolVersion) != ModernVersion:
@@ -137,7 +136,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.Method+" is not supported: send each JSON-RPC message in a POST")
 	}
 	if herr != nil {
-		h.reply(w, herr.status, h.srv.fail(nil, "", herr.err))
+		h.reply(w, herr.status, h.srv.fail(herr.id, herr.method, herr.err))
 	}
 }
 
@@ -174,7 +173,11 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) *httpError {
 		h.serveModern(w, r, m)
 		return nil
 	}
-	return h.serveLegacy(w, r, m)
+	herr := h.serveLegacy(w, r, m)
+	if herr != nil && !m.isResponse() {
+		herr.id, herr.method = m.ID, *m.Method
+	}
+	return herr
 }
 
 // isModern reports whether m is served statelessly: a request other than

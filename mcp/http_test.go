@@ -330,8 +330,12 @@ func TestHTTPLegacySession(t *testing.T) {
 	if r := httpSend(t, "DELETE", ts.URL, "", hdr); r.status != http.StatusNoContent {
 		t.Errorf("DELETE: %d %s, want 204", r.status, r.body)
 	}
-	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, hdr); r.status != http.StatusNotFound {
-		t.Errorf("call after DELETE: %d %s, want 404", r.status, r.body)
+	// The refusals echo the id of the request they refuse.
+	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, hdr); r.status != http.StatusNotFound || !strings.HasPrefix(r.body, `{"jsonrpc":"2.0","id":2,"error":`) {
+		t.Errorf("call after DELETE: %d %s, want 404 for id 2", r.status, r.body)
+	}
+	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, nil); r.status != http.StatusBadRequest || !strings.HasPrefix(r.body, `{"jsonrpc":"2.0","id":2,"error":`) {
+		t.Errorf("call without a session: %d %s, want 400 for id 2", r.status, r.body)
 	}
 }
 
