@@ -8,8 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -24,9 +24,10 @@ import (
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	c := newConn(s, w)
-	err := c.read(ctx, r)
-	close(c.work) // the reader was its only sender; idle workers exit
+	c := newConn(ctx, s, r, w)
+	go c.read()
+	<-c.readDone
+	err := c.readErr
 	if ctx.Err() != nil {
 		err = ctx.Err() // a read failing because the input was closed on purpose
 	}
@@ -45,10 +46,25 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 }
 
 // conn is one stream connection.
+//
+// One goroutine at a time reads, and it runs each handler itself: for the
+// usual quick handler, that saves waking a second goroutine (and growing
+// its stack) on every call, which costs more than the call. When a handler
+// runs longer than handoffDelay, a new goroutine takes over reading, so
+// later requests and cancellations are not held up; the old one finishes
+// its handler and exits.
 type conn struct {
 	srv *Server
 	ss  session
-	wg  sync.WaitGroup
+	wg  sync.WaitGroup // running handlers
+
+	// The reader's state, owned by the goroutine reading.
+	ctx  context.Context
+	br   *bufio.Reader
+	long []byte // a line longer than the buffer, being assembled
+
+	readDone chan struct{} // closed when the input has ended
+	readErr  error         // why; set before readDone is closed
 
 	wmu  sync.Mutex
 	w    io.Writer
@@ -56,66 +72,93 @@ type conn struct {
 
 	mu       sync.Mutex
 	inflight map[string]*call // by idKey
-
-	work chan *call   // hands a request to an idle worker
-	idle atomic.Int32 // workers waiting on work
 }
 
-// maxIdleWorkers bounds the workers a connection keeps waiting for the next
-// request. Reusing a worker saves starting a goroutine and, above all,
-// growing its stack again through the JSON decoder on every call.
-const maxIdleWorkers = 8
+// readBufferSize is the size of a connection's read buffer; longer lines
+// are assembled, up to Options.MaxLineBytes.
+const readBufferSize = 64 << 10
 
-func newConn(s *Server, w io.Writer) *conn {
-	return &conn{srv: s, w: w, inflight: make(map[string]*call), work: make(chan *call)}
+// handoffDelay is how long a handler runs on the reading goroutine before
+// another goroutine takes over reading.
+const handoffDelay = time.Millisecond
+
+// never is a timer duration that does not elapse: a timer created with it
+// waits to be armed by Reset.
+const never = time.Duration(math.MaxInt64)
+
+func newConn(ctx context.Context, s *Server, r io.Reader, w io.Writer) *conn {
+	return &conn{
+		srv: s, w: w, inflight: make(map[string]*call),
+		ctx: ctx, br: bufio.NewReaderSize(r, readBufferSize), readDone: make(chan struct{}),
+	}
 }
 
 // call is a request whose handler is running.
 type call struct {
-	ctx       context.Context
-	msg       *message
-	key       string // idKey of the request's id
 	cancel    context.CancelFunc
 	cancelled bool // guarded by conn.mu
 }
 
-// read reads lines until r ends, serving each.
-func (c *conn) read(ctx context.Context, r io.Reader) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var long []byte // a line longer than the buffer, being assembled
+// read reads lines until the input ends, serving each, or until it hands
+// reading over to another goroutine.
+func (c *conn) read() {
+	handoff := time.AfterFunc(never, c.read) // armed while a handler runs
 	for {
-		chunk, err := br.ReadSlice('\n')
+		line, err := c.readLine()
+		if err == nil {
+			err = c.ctx.Err()
+		}
+		if err != nil && err != io.EOF {
+			c.endRead(err)
+			return
+		}
+		if !c.serveLine(c.ctx, line, handoff) {
+			return
+		}
+		if err == io.EOF {
+			c.endRead(nil)
+			return
+		}
+	}
+}
+
+// endRead records why the input ended.
+func (c *conn) endRead(err error) {
+	c.readErr = err
+	close(c.readDone)
+}
+
+// readLine returns the next line, or nil for a line over the limit, which
+// it answers. At the end of the input it returns the last line, if any,
+// with io.EOF.
+func (c *conn) readLine() ([]byte, error) {
+	for {
+		chunk, err := c.br.ReadSlice('\n')
 		switch {
 		case err == bufio.ErrBufferFull:
-			if len(long)+len(chunk) > c.srv.opts.MaxLineBytes {
-				if err := skipLine(br); err != nil && err != io.EOF {
-					return err
+			if len(c.long)+len(chunk) > c.srv.opts.MaxLineBytes {
+				if err := skipLine(c.br); err != nil && err != io.EOF {
+					return nil, err
 				}
-				long = long[:0]
+				c.long = c.long[:0]
 				c.tooLong()
 				continue
 			}
-			long = append(long, chunk...)
+			c.long = append(c.long, chunk...)
 			continue
 		case err != nil && err != io.EOF:
-			return err
+			return nil, err
 		}
 		line := chunk
-		if len(long) > 0 {
-			line = append(long, chunk...)
-			long = long[:0]
+		if len(c.long) > 0 {
+			line = append(c.long, chunk...)
+			c.long = c.long[:0]
 		}
 		if len(bytes.TrimSuffix(line, []byte("\n"))) > c.srv.opts.MaxLineBytes {
 			c.tooLong() // shorter than the buffer, but over the limit
 			line = nil
 		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		c.serveLine(ctx, line)
-		if err == io.EOF {
-			return nil
-		}
+		return line, err
 	}
 }
 
@@ -136,31 +179,34 @@ func skipLine(br *bufio.Reader) error {
 }
 
 // serveLine serves one line: a message, or a batch where the session's
-// version requires them.
-func (c *conn) serveLine(ctx context.Context, line []byte) {
+// version requires them. A handler that outlasts handoffDelay fires
+// handoff, which starts the next reader; serveLine reports whether the
+// calling goroutine is still the reader.
+func (c *conn) serveLine(ctx context.Context, line []byte, handoff *time.Timer) bool {
 	line = bytes.TrimSpace(line)
 	switch {
 	case len(line) == 0:
-		return
+		return true
 	case line[0] == '[':
 		c.serveBatch(ctx, line)
-		return
+		return true
 	}
 	m, derr := decode(line)
 	if derr != nil {
 		c.write(c.srv.fail(derr.id, "", derr.err))
-		return
+		return true
 	}
 	switch {
 	case m.isResponse():
-		return // the server sends no requests, so no response is awaited
+		// the server sends no requests, so no response is awaited
 	case m.isNotification():
 		c.notify(m)
 	case isHandlerMethod(*m.Method):
-		c.start(ctx, m)
+		return c.run(ctx, m, handoff)
 	default:
 		c.write(c.srv.handle(ctx, &c.ss, m))
 	}
+	return true
 }
 
 // isHandlerMethod reports whether a method runs user code, and so runs
@@ -169,54 +215,34 @@ func isHandlerMethod(method string) bool {
 	return method == "tools/call" || method == "resources/read"
 }
 
-// start runs a request in a goroutine of its own, cancellable by
-// notifications/cancelled: an idle worker, or a new one.
-func (c *conn) start(ctx context.Context, m *message) {
+// run serves a request that runs a handler, cancellable by
+// notifications/cancelled, and writes its response unless it was
+// cancelled. It arms handoff while the handler runs, and reports whether
+// the timer was still pending, that is whether the calling goroutine is
+// still the reader.
+func (c *conn) run(ctx context.Context, m *message, handoff *time.Timer) bool {
 	ctx, cancel := context.WithCancel(ctx)
-	cl := &call{ctx: ctx, msg: m, key: idKey(m.ID), cancel: cancel}
+	key := idKey(m.ID)
+	cl := &call{cancel: cancel}
 	c.mu.Lock()
-	c.inflight[cl.key] = cl
+	c.inflight[key] = cl
 	c.mu.Unlock()
 	c.wg.Add(1)
-	select {
-	case c.work <- cl:
-	default:
-		go c.worker(cl)
-	}
-}
-
-// worker runs cl, then waits for the next request while fewer than
-// maxIdleWorkers others wait, until the connection's input ends.
-func (c *conn) worker(cl *call) {
-	for {
-		c.run(cl)
-		c.wg.Done()
-		if c.idle.Add(1) > maxIdleWorkers {
-			c.idle.Add(-1)
-			return
-		}
-		var ok bool
-		cl, ok = <-c.work
-		c.idle.Add(-1)
-		if !ok {
-			return
-		}
-	}
-}
-
-// run serves cl and writes its response, unless it was cancelled.
-func (c *conn) run(cl *call) {
-	resp := c.srv.handle(cl.ctx, &c.ss, cl.msg)
+	defer c.wg.Done()
+	handoff.Reset(handoffDelay)
+	resp := c.srv.handle(ctx, &c.ss, m)
+	reader := handoff.Stop()
 	c.mu.Lock()
 	cancelled := cl.cancelled
-	if c.inflight[cl.key] == cl {
-		delete(c.inflight, cl.key)
+	if c.inflight[key] == cl {
+		delete(c.inflight, key)
 	}
 	c.mu.Unlock()
-	cl.cancel()
+	cancel()
 	if !cancelled {
 		c.write(resp)
 	}
+	return reader
 }
 
 // notify handles a notification: cancellation here, the rest by the server.
