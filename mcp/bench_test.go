@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"testing"
+	"time"
 )
 
 // The benchmarks below time one request line to one response line in
@@ -158,24 +159,25 @@ func BenchmarkResourcesRead(b *testing.B) {
 }
 
 // BenchmarkServeLine times a legacy tools/call through the stream loop's
-// serveLine, which runs the handler in its own goroutine, and the write of
-// the response.
+// serveLine, which runs the handler with a handoff timer set, and the write
+// of the response.
 func BenchmarkServeLine(b *testing.B) {
 	s := newBenchToolServer()
 	var out bytes.Buffer
-	c := newConn(s, &out)
-	c.ss.version = LatestLegacyVersion
 	ctx := context.Background()
+	c := newConn(ctx, s, nil, &out)
+	c.ss.version = LatestLegacyVersion
 	line := append(benchCall(`{"title":"Dune"}`, false), '\n')
-	c.serveLine(ctx, line)
-	c.wg.Wait()
+	handoff := time.AfterFunc(never, func() { b.Error("a quick handler handed reading over") })
+	if !c.serveLine(ctx, line, handoff) {
+		b.Fatal("a quick handler handed reading over")
+	}
 	if !bytes.Contains(out.Bytes(), []byte(wantDune)) {
 		b.Fatalf("response %s does not contain %s", out.Bytes(), wantDune)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
 		out.Reset()
-		c.serveLine(ctx, line)
-		c.wg.Wait()
+		c.serveLine(ctx, line, handoff)
 	}
 }
