@@ -331,9 +331,7 @@ func TestBrowser(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(filepath.Join(*screenshots, "desktop-light-run.png"), png, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			shot(t, *screenshots, "desktop-light-run", png)
 		}
 	})
 
@@ -371,11 +369,22 @@ func TestBrowser(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					name := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.png", vp.name, scheme, strings.TrimSuffix(page, ".html")))
-					if err := os.WriteFile(name, png, 0o644); err != nil {
-						t.Fatal(err)
-					}
+					shot(t, dir, fmt.Sprintf("%s-%s-%s", vp.name, scheme, strings.TrimSuffix(page, ".html")), png)
 				}
+				// The page list: a menu on a phone, searchable everywhere.
+				if vp.name == "phone" {
+					if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".menu-toggle")), chromedp.WaitVisible(chromedp.CSS("#sidebar a"))); err != nil {
+						t.Fatalf("the phone menu does not open: %v", err)
+					}
+				} else if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#search-input"), "isError"),
+					chromedp.WaitVisible(chromedp.CSS("#search-results a"))); err != nil {
+					t.Fatal(err)
+				}
+				png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+				if err != nil {
+					t.Fatal(err)
+				}
+				shot(t, dir, fmt.Sprintf("%s-%s-%s", vp.name, scheme, map[bool]string{true: "menu", false: "search"}[vp.name == "phone"]), png)
 			}
 		}
 		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"}); err != nil {
@@ -389,11 +398,17 @@ func TestBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "print-protocol-errors.png"), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		shot(t, dir, "print-protocol-errors", png)
 		if errs := con.take(); len(errs) > 0 {
 			t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
 		}
 	})
+}
+
+// shot writes a screenshot as dir/name.png.
+func shot(t *testing.T, dir, name string, png []byte) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
