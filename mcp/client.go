@@ -139,11 +139,12 @@ func (c *Client) probe(ctx context.Context, o *ClientOptions) error {
 		return nil
 	}
 	var perr *Error
+	var herr *HTTPError // a legacy HTTP server that does not know the method
 	silent := ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)
 	switch {
 	case errors.As(err, &perr) && isModernCode(perr.Code):
 		return err // a modern server that refuses this client: no fallback
-	case perr == nil && !silent:
+	case perr == nil && !silent && !errors.As(err, &herr):
 		return err // the connection failed
 	}
 	c.modern, c.version = false, ""
