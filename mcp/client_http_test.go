@@ -122,3 +122,26 @@ func TestReadEvents(t *testing.T) {
 		t.Errorf("readEvents with no response: got %v, want io.ErrUnexpectedEOF", err)
 	}
 }
+
+// TestHTTPTransportProbeFallback: a legacy-only HTTP server that answers
+// server/discover with a bare HTTP status, no JSON-RPC in its body, makes
+// the probing client fall back to the handshake.
+func TestHTTPTransportProbeFallback(t *testing.T) {
+	h := newClientTestServer().HTTPHandler(nil)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Method") == "server/discover" {
+			http.Error(w, "unknown method", http.StatusNotFound)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	c, err := Connect(context.Background(), HTTPTransport(ts.URL, nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if v := c.ProtocolVersion(); v != LatestLegacyVersion {
+		t.Errorf("connected at %q, want the handshake's %q", v, LatestLegacyVersion)
+	}
+}
