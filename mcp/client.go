@@ -134,21 +134,35 @@ func (c *Client) probe(ctx context.Context, o *ClientOptions) error {
 	pctx, cancel := context.WithTimeout(ctx, o.ProbeTimeout)
 	defer cancel()
 	c.modern, c.version = true, ModernVersion
-	_, err := c.request(pctx, "server/discover", nil)
+	res, err := c.request(pctx, "server/discover", nil)
 	if err == nil {
-		return nil
-	}
-	var perr *Error
-	var herr *HTTPError // a legacy HTTP server that does not know the method
-	silent := ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)
-	switch {
-	case errors.As(err, &perr) && isModernCode(perr.Code):
-		return err // a modern server that refuses this client: no fallback
-	case perr == nil && !silent && !errors.As(err, &herr):
-		return err // the connection failed
+		if offersModern(res) {
+			return nil
+		}
+	} else {
+		var perr *Error
+		var herr *HTTPError // a legacy HTTP server that does not know the method
+		silent := ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)
+		switch {
+		case errors.As(err, &perr) && isModernCode(perr.Code):
+			return err // a modern server that refuses this client: no fallback
+		case perr == nil && !silent && !errors.As(err, &herr):
+			return err // the connection failed
+		}
 	}
 	c.modern, c.version = false, ""
 	return c.initialize(ctx, o)
+}
+
+// offersModern reports whether a server/discover result lists the modern
+// version among the supported ones (a server may answer server/discover and
+// still serve only the handshake, as a stateful HTTP server of the official
+// Go SDK does). A result that lists no versions is taken at its word.
+func offersModern(res json.RawMessage) bool {
+	var d struct {
+		SupportedVersions []string `json:"supportedVersions"`
+	}
+	return json.Unmarshal(res, &d) != nil || d.SupportedVersions == nil || slices.Contains(d.SupportedVersions, ModernVersion)
 }
 
 // isModernCode reports whether code is one only modern servers send.
