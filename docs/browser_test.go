@@ -257,6 +257,32 @@ func TestBrowser(t *testing.T) {
 		t.Logf("search for isError: %d results, the first: %s", len(hits), strings.Join(strings.Fields(hits[0]), " "))
 	})
 
+	t.Run("static site from file", func(t *testing.T) {
+		static, err := site.Build(config(root, false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		if err := static.WriteDir(dir); err != nil {
+			t.Fatal(err)
+		}
+		page := "file://" + filepath.ToSlash(filepath.Join(dir, "tool-errors.html"))
+		if err := chromedp.Do(ctx, chromedp.Navigate(page),
+			chromedp.SendKeys(chromedp.CSS("#search-input"), "isError"),
+			chromedp.WaitVisible(chromedp.CSS("#search-results a"))); err != nil {
+			t.Fatal(err)
+		}
+		var notes, buttons int
+		eval(t, `document.querySelectorAll(".run-note").length`, &notes)
+		eval(t, `document.querySelectorAll(".run-button").length`, &buttons)
+		if notes == 0 || buttons != 0 {
+			t.Errorf("the static page has %d run notes and %d Run buttons, want notes and no buttons", notes, buttons)
+		}
+		if errs := con.take(); len(errs) > 0 {
+			t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+		}
+	})
+
 	t.Run("language switcher", func(t *testing.T) {
 		visit(t, "index.html")
 		for _, lang := range []string{testLang, site.SourceLanguage} {

@@ -17,6 +17,9 @@ import (
 // server to exit once its input is closed.
 const ReplyTimeout = 10 * time.Second
 
+// maxReplyBytes bounds one reply line a [Runner] reads.
+const maxReplyBytes = 64 << 20
+
 // Runner runs transcripts against the chapters' real servers: it builds each
 // chapter's main once with go build, then starts a fresh process for every
 // run and sends it the requests one at a time, each waiting for its reply, as
@@ -95,7 +98,7 @@ func (r *Runner) Run(ctx context.Context, t *Transcript) ([]string, error) {
 	go func() {
 		defer close(lines)
 		sc := bufio.NewScanner(out)
-		sc.Buffer(nil, 1<<26)
+		sc.Buffer(nil, maxReplyBytes)
 		for sc.Scan() {
 			lines <- sc.Text()
 		}
