@@ -236,10 +236,9 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *mes
 	if herr != nil {
 		return herr
 	}
-	if v := r.Header.Get(headerProtocolVersion); v != "" && v != hs.legacyVersion() {
-		return refuse(http.StatusBadRequest, CodeInvalidRequest,
-			"the "+headerProtocolVersion+" header says "+v+" but the session negotiated "+hs.legacyVersion())
-	}
+	// A supported Mcp-Protocol-Version other than the negotiated one is no
+	// error: the client only SHOULD repeat the negotiated version, and the
+	// session answers at it (an unsupported version was refused in post).
 	switch {
 	case m.isResponse():
 		w.WriteHeader(http.StatusAccepted) // the server sends no requests
