@@ -1,0 +1,78 @@
+package mcp
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// The benchmarks below time the parts of a tools/call one by one, to show
+// where BenchmarkToolsCall's time goes.
+
+func BenchmarkDecode(b *testing.B) {
+	line := benchCall(`{"title":"Dune"}`, true)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, derr := decode(line); derr != nil {
+			b.Fatal(derr.err)
+		}
+	}
+}
+
+func BenchmarkSchemaCheck(b *testing.B) {
+	in, err := jsonschema.For[benchAuthorArgs](nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := compileSchema(in)
+	for _, tc := range []struct{ name, args, want string }{
+		{"valid", `{"title":"Dune"}`, ""},
+		{"invalid", `{"title":42}`, "/title: expected a string, got the number 42"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			if got := c.check(json.RawMessage(tc.args)); got != tc.want {
+				b.Fatalf("check(%s) = %q, want %q", tc.args, got, tc.want)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				c.check(json.RawMessage(tc.args))
+			}
+		})
+	}
+}
+
+func BenchmarkUnmarshalArgs(b *testing.B) {
+	raw := []byte(`{"title":"Dune"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		var args benchAuthorArgs
+		if err := json.Unmarshal(raw, &args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEncodeResult(b *testing.B) {
+	id := json.RawMessage("7")
+	res := &callToolWire{CallToolResult: &CallToolResult{Content: []Content{TextContent("Frank Herbert")}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		encodeResult(id, res)
+	}
+}
+
+// TestValidToolName checks the loop that replaced a regular expression
+// costly to compile at startup.
+func TestValidToolName(t *testing.T) {
+	long := strings.Repeat("a", maxToolName)
+	for name, want := range map[string]bool{
+		"get_author": true, "A-z.0_9": true, long: true,
+		"": false, long + "a": false, "get author": false, "café": false, "a/b": false,
+	} {
+		if got := validToolName(name); got != want {
+			t.Errorf("validToolName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
