@@ -10,7 +10,8 @@
 //
 // The served guide has a Run button under each chapter transcript: it sends
 // the same requests to the chapter's real server, built once with go build,
-// and shows the live responses beside the pinned ones. The static site works
+// and shows the live responses beside the pinned ones. It is rebuilt when
+// its sources change, so a refresh shows an edit. The static site works
 // offline and from file://, without the Run buttons.
 package main
 
@@ -94,20 +95,21 @@ func fileExists(name string) bool {
 	return err == nil
 }
 
-// serve builds the site with Run buttons and serves it until interrupted.
+// serve serves the guide with Run buttons until interrupted, rebuilding it
+// when its sources change.
 func serve(root, addr string) error {
-	s, err := site.Build(config(root, true))
-	if err != nil {
-		return err
-	}
 	runner := &site.Runner{Dir: root}
 	defer runner.Close()
+	live := &liveSite{root: root, runner: runner}
+	if _, err := live.current(); err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("Serving the guide at http://%s/ (Ctrl-C to stop)\n", ln.Addr())
-	srv := &http.Server{Handler: site.Handler(s, runner)}
+	srv := &http.Server{Handler: live}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpbookshop/guide/internal/site"
 )
@@ -102,5 +105,51 @@ func TestWriteDir(t *testing.T) {
 		if strings.HasSuffix(name, ".html") && strings.Contains(string(got), `class="run-button"`) {
 			t.Errorf("%s: a static page has a Run button", name)
 		}
+	}
+}
+
+// TestLiveSiteRebuilds checks that the served guide follows its sources:
+// an edit is served after the next request, and a source that breaks the
+// build is reported instead of the page.
+func TestLiveSiteRebuilds(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(filepath.Join(root, "docs"), os.DirFS(".")); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{"chapters", "cmd", "mcp", "testdata/scripts"} {
+		if err := os.CopyFS(filepath.Join(root, dir), os.DirFS(filepath.Join(testRoot, dir))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live := &liveSite{root: root, runner: &site.Runner{Dir: root}}
+	get := func() (int, string) {
+		w := httptest.NewRecorder()
+		live.ServeHTTP(w, httptest.NewRequest("GET", "/overview.html", nil))
+		return w.Code, w.Body.String()
+	}
+	if code, body := get(); code != http.StatusOK || !strings.Contains(body, "The question that decides") {
+		t.Fatalf("first build: %d\n%.200s", code, body)
+	}
+	page := filepath.Join(root, "docs", "overview", "en.md")
+	src, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(b []byte) {
+		if err := os.WriteFile(page, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		later := time.Now().Add(time.Second)
+		if err := os.Chtimes(page, later, later); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit(append(src, "\nA sentence added while serving.\n"...))
+	if _, body := get(); !strings.Contains(body, "A sentence added while serving.") {
+		t.Error("an edit is not served")
+	}
+	edit(append(src, "\n:::go chapters/01-tool-errors/main.go nothingByThatName\n"...))
+	if code, body := get(); code != http.StatusInternalServerError || !strings.Contains(body, "no declaration named nothingByThatName") {
+		t.Errorf("a broken build is served as %d\n%.300s", code, body)
 	}
 }
