@@ -55,10 +55,11 @@ type decodeError struct {
 // since notifications are never answered.
 func decode(line []byte) (*message, *decodeError) {
 	m := new(message)
-	err := json.Unmarshal(line, m)
 	var typ *json.UnmarshalTypeError
-	if err != nil && !errors.As(err, &typ) {
-		return nil, &decodeError{nil, newError(CodeParseError, err.Error())}
+	if err := json.Unmarshal(line, m); err != nil {
+		if typ = typeError(err); typ == nil {
+			return nil, &decodeError{nil, newError(CodeParseError, err.Error())}
+		}
 	}
 	if typ != nil && typ.Field == "" {
 		return nil, &decodeError{nil, newError(CodeInvalidRequest, "a message must be a JSON object")}
@@ -87,6 +88,15 @@ func decode(line []byte) (*message, *decodeError) {
 		return nil, &decodeError{id, newError(CodeInvalidParams, describeTypeError(typ))}
 	}
 	return m, nil
+}
+
+// typeError returns the type error in err's chain, or nil. (Kept out of
+// decode, whose every call would otherwise allocate the target errors.As
+// writes to.)
+func typeError(err error) *json.UnmarshalTypeError {
+	var typ *json.UnmarshalTypeError
+	errors.As(err, &typ)
+	return typ
 }
 
 // validID reports whether a raw id is a JSON string or number.
