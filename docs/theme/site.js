@@ -27,6 +27,7 @@
   function addCopyButton(block) {
     var pre = block.querySelector("pre");
     if (!pre || block.querySelector(".copy")) { return; }
+    if (pre.innerText.trim().indexOf("\n") < 0) { block.classList.add("one-line"); }
     var button = document.createElement("button");
     button.type = "button";
     button.className = "copy";
@@ -46,6 +47,11 @@
     block.appendChild(button);
   }
   document.querySelectorAll(".code").forEach(addCopyButton);
+
+  // A printed page shows the folded handshakes too.
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("details.handshake").forEach(function (d) { d.open = true; });
+  });
 
   // The page menu on phones.
   var toggle = document.querySelector(".menu-toggle");

@@ -147,6 +147,14 @@ func lines(b []byte) []string {
 	return ls
 }
 
+// isHandshake reports whether a request opens a legacy session: initialize
+// or notifications/initialized. A transcript shows them folded.
+func isHandshake(line string) bool {
+	var m struct{ Method string }
+	json.Unmarshal([]byte(line), &m)
+	return m.Method == "initialize" || m.Method == "notifications/initialized"
+}
+
 // pretty indents a JSON line for reading; a line that is not JSON is shown
 // as it is.
 func pretty(line string) string {
@@ -166,7 +174,14 @@ func (r *resolver) transcript(archive, name string) (template.HTML, string, erro
 	ex, _ := t.exchanges() // checked by loadTranscript
 	esc := template.HTMLEscapeString
 	var b, text strings.Builder
-	for _, e := range ex {
+	handshake := 0
+	for handshake < len(ex) && isHandshake(ex[handshake].request) {
+		handshake++
+	}
+	for i, e := range ex {
+		if handshake > 0 && i == 0 {
+			b.WriteString(`<details class="handshake"><summary>` + esc(r.ui["handshake"]) + `</summary>`)
+		}
 		b.WriteString(`<div class="exchange"><div class="msg req"><div class="label">` + esc(r.ui["request"]) + `</div>`)
 		b.WriteString(string(highlight("json", pretty(e.request))))
 		b.WriteString(`</div><div class="msg res"><div class="label">` + esc(r.ui["pinned"]) + `</div>`)
@@ -176,6 +191,9 @@ func (r *resolver) transcript(archive, name string) (template.HTML, string, erro
 			b.WriteString(string(highlight("json", pretty(e.reply))))
 		}
 		b.WriteString(`</div></div>`)
+		if handshake > 0 && i == handshake-1 {
+			b.WriteString(`</details>`)
+		}
 		text.WriteString(e.request + " " + e.reply + " ")
 	}
 	if t.Chapter != "" {
