@@ -147,7 +147,7 @@ func (c *schema) walk(ptr string, v any, problems *[]string) {
 	}
 	switch v := v.(type) {
 	case float64:
-		c.walkNumber(v, fail)
+		c.walkNumber(at, v, problems)
 	case string:
 		n := utf8.RuneCountInString(v)
 		if c.minLength != nil && n < *c.minLength {
@@ -174,19 +174,24 @@ func (c *schema) walk(ptr string, v any, problems *[]string) {
 	}
 }
 
-func (c *schema) walkNumber(v float64, fail func(string, ...any)) {
-	n := strconv.FormatFloat(v, 'g', -1, 64)
+// walkNumber appends to problems what is wrong with the number v at at.
+// (It formats v only for a message, and takes no callback: a func value
+// passed in would be allocated on every call, valid or not.)
+func (c *schema) walkNumber(at string, v float64, problems *[]string) {
+	fail := func(format string, bound float64) {
+		*problems = append(*problems, at+": "+fmt.Sprintf(format, bound, strconv.FormatFloat(v, 'g', -1, 64)))
+	}
 	switch {
 	case c.minimum != nil && v < *c.minimum:
-		fail("must be at least %g, got %s", *c.minimum, n)
+		fail("must be at least %g, got %s", *c.minimum)
 	case c.exclusiveMinimum != nil && v <= *c.exclusiveMinimum:
-		fail("must be greater than %g, got %s", *c.exclusiveMinimum, n)
+		fail("must be greater than %g, got %s", *c.exclusiveMinimum)
 	}
 	switch {
 	case c.maximum != nil && v > *c.maximum:
-		fail("must be at most %g, got %s", *c.maximum, n)
+		fail("must be at most %g, got %s", *c.maximum)
 	case c.exclusiveMaximum != nil && v >= *c.exclusiveMaximum:
-		fail("must be less than %g, got %s", *c.exclusiveMaximum, n)
+		fail("must be less than %g, got %s", *c.exclusiveMaximum)
 	}
 }
 
