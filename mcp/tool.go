@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"runtime/debug"
 	"strings"
@@ -248,7 +249,7 @@ func (s *Server) runTool(ctx context.Context, t *registeredTool, args json.RawMe
 		}
 	}()
 	if msg := t.schema.check(args); msg != "" {
-		return s.toolError(name, msg), nil
+		return s.toolError(ctx, name, msg), nil
 	}
 	res, err := t.call(ctx, args)
 	if err == nil {
@@ -257,11 +258,11 @@ func (s *Server) runTool(ctx context.Context, t *registeredTool, args json.RawMe
 	if errors.As(err, &perr) {
 		return nil, perr
 	}
-	return s.toolError(name, err.Error()), nil
+	return s.toolError(ctx, name, err.Error()), nil
 }
 
 // toolError logs a tool error and returns the result that reports it.
-func (s *Server) toolError(name, msg string) *CallToolResult {
-	s.log.Info("tool error", "tool", name, "error", msg)
+func (s *Server) toolError(ctx context.Context, name, msg string) *CallToolResult {
+	s.log.LogAttrs(ctx, slog.LevelInfo, "tool error", slog.String("tool", name), slog.String("error", msg))
 	return &CallToolResult{Content: []Content{TextContent("Error executing tool " + name + ": " + msg)}, IsError: true}
 }
