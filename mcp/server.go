@@ -12,14 +12,15 @@ import (
 // Server is an MCP server: a name, tools and resources. Register everything
 // before serving; a Server then serves any number of connections at once.
 type Server struct {
-	info   implementation
-	opts   Options
-	log    *slog.Logger
-	tools  []*registeredTool
-	byName map[string]*registeredTool
-	static []*registeredResource
-	byURI  map[string]*registeredResource
-	tmpls  []*registeredTemplate
+	info     implementation
+	infoMeta serverMeta // info, as the _meta of modern results carries it
+	opts     Options
+	log      *slog.Logger
+	tools    []*registeredTool
+	byName   map[string]*registeredTool
+	static   []*registeredResource
+	byURI    map[string]*registeredResource
+	tmpls    []*registeredTemplate
 }
 
 // Options configures a [Server]. The zero value is ready to use.
@@ -59,6 +60,7 @@ func NewServer(name, version string, opts *Options) *Server {
 		byName: make(map[string]*registeredTool),
 		byURI:  make(map[string]*registeredResource),
 	}
+	s.infoMeta = serverMeta{s.info}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -105,26 +107,26 @@ var noParams = new(params)
 // classify decides which era serves m on ss, or returns the error that
 // rejects it: modern _meta wins; then a legacy session; "ping" is allowed
 // before initialize.
-func (s *Server) classify(ss *session, m *message) (*request, *Error) {
-	r := &request{msg: m, method: *m.Method, params: m.Params}
+func (s *Server) classify(ss *session, m *message) (request, *Error) {
+	r := request{msg: m, method: *m.Method, params: m.Params}
 	if r.params == nil {
 		r.params = noParams
 	}
 	if meta := r.params.Meta; meta != nil && meta.ProtocolVersion != nil && r.method != "initialize" {
 		v := *meta.ProtocolVersion
 		if v != ModernVersion {
-			return nil, &Error{Code: CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version",
+			return r, &Error{Code: CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version",
 				Data: versionData{SupportedVersions, v}}
 		}
 		if meta.ClientCapabilities == nil {
-			return nil, newError(CodeInvalidParams, `params._meta is missing "`+metaClientCapabilities+`"`)
+			return r, newError(CodeInvalidParams, `params._meta is missing "`+metaClientCapabilities+`"`)
 		}
 		r.modern, r.version = true, v
 		return r, nil
 	}
 	r.version = ss.legacyVersion()
 	if r.version == "" && r.method != "initialize" && r.method != "ping" {
-		return nil, newError(CodeInvalidParams, errNoVersion)
+		return r, newError(CodeInvalidParams, errNoVersion)
 	}
 	return r, nil
 }
@@ -148,7 +150,7 @@ func (s *Server) handle(ctx context.Context, ss *session, m *message) []byte {
 	if perr != nil {
 		return s.fail(m.ID, *m.Method, perr)
 	}
-	result, perr := s.dispatch(ctx, ss, r)
+	result, perr := s.dispatch(ctx, ss, &r)
 	if perr != nil {
 		return s.fail(m.ID, r.method, perr)
 	}
@@ -282,7 +284,7 @@ func (s *Server) meta(r *request) resultMeta {
 	if !r.modern {
 		return resultMeta{}
 	}
-	return resultMeta{ResultType: "complete", Meta: &serverMeta{s.info}}
+	return resultMeta{ResultType: "complete", Meta: &s.infoMeta}
 }
 
 // cache returns the cache fields for r's era.
