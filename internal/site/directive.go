@@ -18,6 +18,7 @@ type resolver struct {
 	files       map[string][]byte
 	transcripts map[string]*Transcript // by Transcript.Key
 	literals    map[string][]string    // string constants by package directory
+	highlighted map[string]template.HTML
 }
 
 func newResolver(root fs.FS, live bool) *resolver {
@@ -27,6 +28,7 @@ func newResolver(root fs.FS, live bool) *resolver {
 		files:       make(map[string][]byte),
 		transcripts: make(map[string]*Transcript),
 		literals:    make(map[string][]string),
+		highlighted: make(map[string]template.HTML),
 	}
 }
 

@@ -48,7 +48,7 @@ func (r *resolver) example(file, name string) (template.HTML, string, error) {
 	offset := func(p token.Pos) int { return fset.Position(p).Offset }
 	code := dedent(strings.Split(string(src[offset(body.Lbrace)+1:offset(end)]), "\n"))
 	text := code + "\n" + ex.Output
-	html := highlight("go", code) +
+	html := r.highlight("go", code) +
 		`<div class="output"><div class="label">` + template.HTML(template.HTMLEscapeString(r.ui["output"])) + `</div>` +
 		`<div class="code"><pre class="chroma"><code>` + template.HTML(template.HTMLEscapeString(ex.Output)) + `</code></pre></div></div>`
 	return figure("example", "", sourceCaption(file, name), html), text, nil

@@ -50,7 +50,7 @@ func (r *resolver) goDecls(file string, names []string) (template.HTML, string, 
 	}
 	code := strings.Join(parts, "\n\n")
 	what := strings.Join(names, ", ")
-	return figure("source", "", sourceCaption(file, what), highlight("go", code)), code, nil
+	return figure("source", "", sourceCaption(file, what), r.highlight("go", code)), code, nil
 }
 
 // declSource returns the source of the declaration called name (Type.Method

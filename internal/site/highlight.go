@@ -64,3 +64,16 @@ func highlightCSS() ([]byte, error) {
 	b.WriteString("}\n")
 	return b.Bytes(), nil
 }
+
+// highlight is highlight remembered for one build: translations include the
+// same code as the English pages, and chroma is the costliest step of a
+// build.
+func (r *resolver) highlight(lang, code string) template.HTML {
+	key := lang + "\x00" + code
+	h, ok := r.highlighted[key]
+	if !ok {
+		h = highlight(lang, code)
+		r.highlighted[key] = h
+	}
+	return h
+}

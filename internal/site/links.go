@@ -1,18 +1,33 @@
 package site
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 )
 
-var (
-	linkAttr = regexp.MustCompile(`\s(?:href|src)="([^"]*)"`)
-	idAttr   = regexp.MustCompile(`\sid="([^"]*)"`)
-)
+// attrValues returns the values of every attribute name="..." in an HTML
+// page, as the template and the renderer write them.
+func attrValues(page []byte, name string) []string {
+	var vals []string
+	prefix := []byte(" " + name + `="`)
+	for {
+		i := bytes.Index(page, prefix)
+		if i < 0 {
+			return vals
+		}
+		page = page[i+len(prefix):]
+		end := bytes.IndexByte(page, '"')
+		if end < 0 {
+			return vals
+		}
+		vals = append(vals, string(page[:end]))
+		page = page[end:]
+	}
+}
 
 // external reports whether a link leaves the site, which the check does not
 // follow.
@@ -31,10 +46,7 @@ func (s *Site) checkLinks() error {
 	ids := make(map[string][]string)
 	for name, b := range s.Files {
 		if strings.HasSuffix(name, ".html") {
-			ids[name] = []string{}
-			for _, m := range idAttr.FindAllSubmatch(b, -1) {
-				ids[name] = append(ids[name], string(m[1]))
-			}
+			ids[name] = attrValues(b, "id")
 		}
 	}
 	var errs []error
@@ -44,8 +56,9 @@ func (s *Site) checkLinks() error {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		for _, m := range linkAttr.FindAllSubmatch(s.Files[name], -1) {
-			link := strings.ReplaceAll(string(m[1]), "&amp;", "&")
+		page := s.Files[name]
+		for _, link := range append(attrValues(page, "href"), attrValues(page, "src")...) {
+			link = strings.ReplaceAll(link, "&amp;", "&")
 			if external(link) {
 				continue
 			}

@@ -183,12 +183,12 @@ func (r *resolver) transcript(archive, name string) (template.HTML, string, erro
 			b.WriteString(`<details class="handshake"><summary>` + esc(r.ui["handshake"]) + `</summary>`)
 		}
 		b.WriteString(`<div class="exchange"><div class="msg req"><div class="label">` + esc(r.ui["request"]) + `</div>`)
-		b.WriteString(string(highlight("json", pretty(e.request))))
+		b.WriteString(string(r.highlight("json", pretty(e.request))))
 		b.WriteString(`</div><div class="msg res"><div class="label">` + esc(r.ui["pinned"]) + `</div>`)
 		if e.reply == "" {
 			b.WriteString(`<p class="noreply">` + esc(r.ui["noReply"]) + `</p>`)
 		} else {
-			b.WriteString(string(highlight("json", pretty(e.reply))))
+			b.WriteString(string(r.highlight("json", pretty(e.reply))))
 		}
 		b.WriteString(`</div></div>`)
 		if handshake > 0 && i == handshake-1 {
