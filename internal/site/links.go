@@ -41,7 +41,8 @@ func external(link string) bool {
 }
 
 // checkLinks checks that every link and image of every page points to a file
-// of the site, and every #anchor to an id on the target page.
+// of the site, every #anchor to an id on the target page, and that no page
+// has an id twice.
 func (s *Site) checkLinks() error {
 	ids := make(map[string][]string)
 	for name, b := range s.Files {
@@ -50,6 +51,15 @@ func (s *Site) checkLinks() error {
 		}
 	}
 	var errs []error
+	for name, list := range ids {
+		seen := make(map[string]bool, len(list))
+		for _, id := range list {
+			if seen[id] {
+				errs = append(errs, fmt.Errorf("%s: two elements have the id %q", name, id))
+			}
+			seen[id] = true
+		}
+	}
 	names := make([]string, 0, len(ids))
 	for name := range ids {
 		names = append(names, name)

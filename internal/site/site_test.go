@@ -135,6 +135,7 @@ func TestBuildFails(t *testing.T) {
 		{"level-1 heading", []testPage{en("index", "# Hello {#hello}\n")}, "not a level-1 heading"},
 		{"broken link", []testPage{en("index", "[x](nowhere.html)\n")}, `no such file nowhere.html`},
 		{"broken anchor", []testPage{en("index", "## A {#a}\n"), en("other", "[x](index.html#b)\n")}, "index.html has no anchor #b"},
+		{"duplicate id", []testPage{en("index", "## A {#a}\n\n## B {#a}\n")}, `two elements have the id "a"`},
 		{"no title", []testPage{{"index", SourceLanguage, "---\nsummary: x\n---\n"}}, "front matter has no title"},
 		{"no front matter", []testPage{{"index", SourceLanguage, "hello\n"}}, "no front matter"},
 	}
