@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"mime"
 	"net/http"
+	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -32,6 +33,10 @@ type runResponse struct {
 func Handler(s *Site, runner *Runner) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/run", func(w http.ResponseWriter, req *http.Request) {
+		if !sameOrigin(req) || req.Header.Get("Content-Type") != "application/json" {
+			http.Error(w, "runs are for the guide's own pages: same origin, application/json", http.StatusForbidden)
+			return
+		}
 		var rr runRequest
 		var res runResponse
 		t := (*Transcript)(nil)
@@ -54,6 +59,10 @@ func Handler(s *Site, runner *Runner) http.Handler {
 		}
 		b, ok := s.Files[name]
 		if !ok {
+			if _, ok := s.Files[name+"/index.html"]; ok {
+				http.Redirect(w, req, "/"+name+"/index.html", http.StatusFound)
+				return
+			}
 			http.NotFound(w, req)
 			return
 		}
@@ -83,4 +92,16 @@ func compare(t *Transcript, live []string) runResponse {
 		res.Exchanges = append(res.Exchanges, x)
 	}
 	return res
+}
+
+// sameOrigin reports whether a request comes from a page of the server
+// itself: it has no Origin header, or one naming the request's host. It
+// keeps other sites' pages from starting the chapters' servers.
+func sameOrigin(req *http.Request) bool {
+	origin := req.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	return err == nil && u.Host == req.Host
 }
