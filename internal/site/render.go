@@ -31,7 +31,6 @@ type pageData struct {
 	Next     *link
 	Content  template.HTML
 	Behind   *link // set when a translation is behind its English page
-	Missing  bool  // the page has no translation; English is shown
 	Live     bool
 	Sections []link // the landing page's list of pages
 }
