@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+
+	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
 // message is one decoded JSON-RPC message. Every line is decoded once, into
@@ -56,7 +58,7 @@ type decodeError struct {
 func decode(line []byte) (*message, *decodeError) {
 	m := new(message)
 	var typ *json.UnmarshalTypeError
-	if err := json.Unmarshal(line, m); err != nil {
+	if err := unmarshal(line, m); err != nil {
 		if typ = typeError(err); typ == nil {
 			return nil, &decodeError{nil, newError(CodeParseError, err.Error())}
 		}
@@ -88,6 +90,23 @@ func decode(line []byte) (*message, *decodeError) {
 		return nil, &decodeError{id, newError(CodeInvalidParams, describeTypeError(typ))}
 	}
 	return m, nil
+}
+
+// unmarshal decodes data into v as encoding/json does. It decodes with the
+// v2 engine of go-json-experiment/json in its encoding/json-compatible mode
+// (jsonv1): on a tools/call line that is about twice as fast, with 6
+// allocations instead of 16, and into a tool's argument struct 1 instead
+// of 6 (BenchmarkUnmarshalEngines; into an interface value encoding/json
+// is faster, so the schema checker keeps it). Only when that fails does it
+// decode again, from v's zero value, with encoding/json itself, whose error
+// texts the wire carries.
+func unmarshal[T any](data []byte, v *T) error {
+	if jsonv1.Unmarshal(data, v) == nil {
+		return nil
+	}
+	var zero T
+	*v = zero
+	return json.Unmarshal(data, v)
 }
 
 // typeError returns the type error in err's chain, or nil. (Kept out of
