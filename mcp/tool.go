@@ -124,7 +124,7 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 	}
 	rt.call = func(ctx context.Context, raw json.RawMessage) (*CallToolResult, error) {
 		var args In
-		if err := json.Unmarshal(raw, &args); err != nil {
+		if err := unmarshal(raw, &args); err != nil {
 			return nil, &argumentError{describeDecodeError(err)}
 		}
 		out, err := h(ctx, args)
