@@ -43,17 +43,6 @@ func BenchmarkSchemaCheck(b *testing.B) {
 	}
 }
 
-func BenchmarkUnmarshalArgs(b *testing.B) {
-	raw := []byte(`{"title":"Dune"}`)
-	b.ReportAllocs()
-	for b.Loop() {
-		var args benchAuthorArgs
-		if err := json.Unmarshal(raw, &args); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func BenchmarkEncodeResult(b *testing.B) {
 	id := json.RawMessage("7")
 	res := &callToolWire{CallToolResult: &CallToolResult{Content: []Content{TextContent("Frank Herbert")}}}

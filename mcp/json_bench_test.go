@@ -1,0 +1,90 @@
+package mcp
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// unmarshalCases are lines on which unmarshal's fast engine and
+// encoding/json could part ways: case-insensitive and duplicate names,
+// invalid UTF-8, escapes, wrong types, trailing data, big numbers.
+var unmarshalCases = []string{
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_author","arguments":{"title":"Dune"}}}`,
+	`{"JSONRPC":"2.0","ID":1,"Method":"tools/call","PARAMS":{"NAME":"x","Arguments":{}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"a","method":"b","params":{"name":"x","name":"y"}}`,
+	`{"jsonrpc":"2.0","id":"\u00e9\ud83d\ude00","method":"tools/call","params":{"name":"caf\u00e9"}}`,
+	"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\xfe\",\"params\":{\"name\":\"a\xc0b\"}}",
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":42}}`,
+	`{"jsonrpc":2,"id":1,"method":"tools/call"}`,
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1,2]}`,
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}`,
+	`{"jsonrpc":"2.0","id":null,"method":null}`,
+	`{"jsonrpc":"2.0","id":1e400,"method":"x","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":7}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x"} trailing`,
+	`{"jsonrpc":"2.0","id":1,"method":"x"`,
+	`[{"jsonrpc":"2.0"}]`,
+	`"just a string"`,
+	`{"title":"Dune","extra":[1,{"a":null}],"n":-0.5e-3}`,
+	`{"title":42}`,
+	`{"Title":"Dune"}`,
+	`{"title":"Dune","title":"Neuromancer"}`,
+	`{"title":"a\u0000b\\n\"c"}`,
+	`{"title":null}`,
+	`{}`,
+	`null`,
+	``,
+}
+
+// TestUnmarshalMatchesEncodingJSON checks that unmarshal gives what
+// encoding/json gives, value and error text, into each type it serves.
+func TestUnmarshalMatchesEncodingJSON(t *testing.T) {
+	for _, line := range unmarshalCases {
+		data := []byte(line)
+		checkUnmarshal[message](t, data)
+		checkUnmarshal[benchAuthorArgs](t, data)
+		checkUnmarshal[map[string]any](t, data)
+	}
+}
+
+func checkUnmarshal[T any](t *testing.T, data []byte) {
+	t.Helper()
+	var got, want T
+	gotErr := unmarshal(data, &got)
+	wantErr := json.Unmarshal(data, &want)
+	if !reflect.DeepEqual(got, want) || errText(gotErr) != errText(wantErr) {
+		t.Errorf("unmarshal(%q) into %T = %+v, %v; encoding/json gives %+v, %v", data, got, got, gotErr, want, wantErr)
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// BenchmarkUnmarshalEngines compares the two engines unmarshal uses, on a
+// tools/call line and on its arguments.
+func BenchmarkUnmarshalEngines(b *testing.B) {
+	line := benchCall(`{"title":"Dune"}`, false)
+	args := []byte(`{"title":"Dune"}`)
+	b.Run("message/unmarshal", func(b *testing.B) { benchUnmarshal[message](b, line, unmarshal) })
+	b.Run("message/encoding-json", func(b *testing.B) { benchUnmarshal[message](b, line, stdUnmarshal) })
+	b.Run("any/unmarshal", func(b *testing.B) { benchUnmarshal[any](b, args, unmarshal) })
+	b.Run("any/encoding-json", func(b *testing.B) { benchUnmarshal[any](b, args, stdUnmarshal) })
+	b.Run("args/unmarshal", func(b *testing.B) { benchUnmarshal[benchAuthorArgs](b, args, unmarshal) })
+	b.Run("args/encoding-json", func(b *testing.B) { benchUnmarshal[benchAuthorArgs](b, args, stdUnmarshal) })
+}
+
+func stdUnmarshal[T any](data []byte, v *T) error { return json.Unmarshal(data, v) }
+
+func benchUnmarshal[T any](b *testing.B, data []byte, f func([]byte, *T) error) {
+	b.ReportAllocs()
+	for b.Loop() {
+		var v T
+		if err := f(data, &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
