@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -50,8 +51,9 @@ type CallToolResult struct {
 
 // registeredTool is a tool with its schemas resolved and its handler bound.
 type registeredTool struct {
-	wire   toolWire
-	schema *schema // validates arguments before call runs
+	name   string
+	wire   func() *toolWire // the tool as tools/list sends it, made on first use
+	schema *schema          // validates arguments before call runs
 	call   func(ctx context.Context, args json.RawMessage) (*CallToolResult, error)
 }
 
@@ -106,22 +108,29 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 	if err != nil || in.Type != "object" {
 		panic(fmt.Sprintf("mcp: tool %q: arguments must be a struct or map type: %v", t.Name, err))
 	}
-	rt := &registeredTool{
-		wire:   toolWire{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: mustMarshal(in)},
-		schema: compileSchema(in),
-	}
-	result := resultFunc[Out]()
+	var out *jsonschema.Schema // the output schema, if results are structured
 	if _, ok := any((*Out)(nil)).(*string); !ok {
 		if _, ok := any((*Out)(nil)).(**CallToolResult); !ok {
-			out, err := jsonschema.For[Out](nil)
-			if err != nil {
+			if out, err = jsonschema.For[Out](nil); err != nil {
 				panic(fmt.Sprintf("mcp: tool %q: cannot infer output schema: %v", t.Name, err))
 			}
-			if out.Type == "object" {
-				rt.wire.OutputSchema = mustMarshal(out)
+			if out.Type != "object" {
+				out = nil
 			}
 		}
 	}
+	rt := &registeredTool{name: t.Name, schema: compileSchema(in)}
+	// The first marshalling of a schema costs about half a millisecond
+	// (encoding/json building its encoders for jsonschema.Schema): the
+	// first tools/list pays it, not every program's startup.
+	rt.wire = sync.OnceValue(func() *toolWire {
+		w := &toolWire{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: mustMarshal(in)}
+		if out != nil {
+			w.OutputSchema = mustMarshal(out)
+		}
+		return w
+	})
+	result := resultFunc[Out]()
 	rt.call = func(ctx context.Context, raw json.RawMessage) (*CallToolResult, error) {
 		var args In
 		if err := unmarshal(raw, &args); err != nil {
@@ -200,7 +209,7 @@ type listToolsResult struct {
 func (s *Server) listTools(r *request) any {
 	res := &listToolsResult{Tools: make([]*toolWire, len(s.tools)), resultMeta: s.meta(r), cacheable: s.cache(r)}
 	for i, t := range s.tools {
-		res.Tools[i] = &t.wire
+		res.Tools[i] = t.wire()
 	}
 	return res
 }
@@ -241,7 +250,7 @@ func (s *Server) callTool(ctx context.Context, r *request) (any, *Error) {
 // runTool validates args and runs the tool's handler, turning its error or
 // panic into a tool error, or its *Error into a protocol error.
 func (s *Server) runTool(ctx context.Context, t *registeredTool, args json.RawMessage) (res *CallToolResult, perr *Error) {
-	name := t.wire.Name
+	name := t.name
 	defer func() {
 		if v := recover(); v != nil {
 			s.log.Error("panic in tool handler", "tool", name, "panic", v, "stack", string(debug.Stack()))
