@@ -21,8 +21,9 @@
 // package's client (probing the protocol era, or pinned by -era), and
 // prints the server's response to the request as indented JSON. raw sends
 // the lines as given, one at a time, waiting for each reply a line is owed
-// (every line but a well-formed notification or response); it is the way
-// to show what a server does with bad input.
+// (every line but a well-formed notification or response; blank lines are
+// skipped); it is the way to show what a server does with bad input. A
+// server that writes anything but JSON-RPC messages to stdout fails it.
 //
 // The exit status tells the three outcomes apart:
 //

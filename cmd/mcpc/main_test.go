@@ -23,6 +23,7 @@ func TestMain(m *testing.M) {
 		"dying-server":    dyingServer,
 		"refusing-server": refusingServer,
 		"babbling-server": babblingServer,
+		"failing-server":  failingServer,
 	})
 }
 
@@ -42,6 +43,19 @@ func refusingServer() {
 			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2027-01-01"],"requested":"2026-07-28"}}}`+"\n", m.ID)
 		}
 	}
+}
+
+// failingServer answers every request with an empty result, and exits with
+// status 2 at the end of its input.
+func failingServer() {
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		var m struct{ ID json.RawMessage }
+		if json.Unmarshal(sc.Bytes(), &m) == nil && m.ID != nil {
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{}}`+"\n", m.ID)
+		}
+	}
+	os.Exit(2)
 }
 
 // babblingServer writes a line that is not JSON-RPC.

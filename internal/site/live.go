@@ -1,29 +1,21 @@
 package site
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
+
+	"github.com/mcpbookshop/guide/internal/lockstep"
 )
-
-// ReplyTimeout bounds how long [Runner.Run] waits for one reply, and for the
-// server to exit once its input is closed.
-const ReplyTimeout = 10 * time.Second
-
-// maxReplyBytes bounds one reply line a [Runner] reads.
-const maxReplyBytes = 64 << 20
 
 // Runner runs transcripts against the chapters' real servers: it builds each
 // chapter's main once with go build, then starts a fresh process for every
-// run and sends it the requests one at a time, each waiting for its reply, as
-// the testscripts do.
+// run and sends it the requests in lock step ([lockstep.Run]), as the
+// testscripts do.
 type Runner struct {
 	// Dir is the repository on disk, where go build runs.
 	Dir string
@@ -69,8 +61,9 @@ func (r *Runner) Close() error {
 	return err
 }
 
-// Run sends t's requests to a fresh process of its chapter and returns the
-// lines it replied, in order. Its log (stderr) is discarded.
+// Run sends t's requests to a fresh process of its chapter in lock step,
+// as the testscripts do, and returns the lines it wrote, in order, without
+// their newlines. Its log (stderr) is discarded.
 func (r *Runner) Run(ctx context.Context, t *Transcript) ([]string, error) {
 	if t.Chapter == "" {
 		return nil, fmt.Errorf("%s is not a chapter's transcript", t.Key())
@@ -79,67 +72,12 @@ func (r *Runner) Run(ctx context.Context, t *Transcript) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	defer cmd.Wait()
-	lines := make(chan string)
-	go func() {
-		defer close(lines)
-		sc := bufio.NewScanner(out)
-		sc.Buffer(nil, maxReplyBytes)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-	}()
 	var replies []string
-	next := func() (bool, error) {
-		select {
-		case l, ok := <-lines:
-			if ok {
-				replies = append(replies, l)
-			}
-			return ok, nil
-		case <-time.After(ReplyTimeout):
-			return false, fmt.Errorf("no reply within %v", ReplyTimeout)
-		}
+	err = lockstep.Run(ctx, exec.Command(bin), t.Requests, lockstep.ReplyTimeout, func(line []byte) {
+		replies = append(replies, strings.TrimSuffix(string(line), "\n"))
+	})
+	if err != nil {
+		return nil, err
 	}
-	for _, req := range t.Requests {
-		if _, err := io.WriteString(in, req+"\n"); err != nil {
-			return nil, err
-		}
-		if ExpectsReply([]byte(req)) {
-			if ok, err := next(); err != nil || !ok {
-				return nil, fmt.Errorf("request %s: %v", strings.TrimSpace(req), orClosed(err))
-			}
-		}
-	}
-	in.Close()
-	for {
-		ok, err := next()
-		if err != nil {
-			return nil, fmt.Errorf("the server did not exit after its input closed: %v", err)
-		}
-		if !ok {
-			return replies, nil
-		}
-	}
-}
-
-func orClosed(err error) error {
-	if err == nil {
-		return fmt.Errorf("the server closed its output")
-	}
-	return err
+	return replies, nil
 }

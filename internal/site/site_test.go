@@ -235,23 +235,6 @@ func TestSearchIndex(t *testing.T) {
 	}
 }
 
-func TestExpectsReply(t *testing.T) {
-	for line, want := range map[string]bool{
-		`{"jsonrpc":"2.0","id":1,"method":"ping"}`:               true,
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`: false,
-		`{"jsonrpc":"2.0","id":1,"method":"ping"`:                true,
-		`42`: true,
-		`[]`: true,
-		`[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","method":"b"}]`:        false,
-		`[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","id":2,"method":"b"}]`: true,
-		`{"jsonrpc":"2.0","id":1,"params":{}}`:                                   true,
-	} {
-		if got := ExpectsReply([]byte(line)); got != want {
-			t.Errorf("ExpectsReply(%s) = %v, want %v", line, got, want)
-		}
-	}
-}
-
 func TestPretty(t *testing.T) {
 	if got, want := pretty(`{"id":123456789012345678901234567890,"a":[1]}`), "{\n  \"id\": 123456789012345678901234567890,\n  \"a\": [\n    1\n  ]\n}"; got != want {
 		t.Errorf("pretty = %q, want %q", got, want)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpbookshop/guide/internal/lockstep"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -47,22 +48,6 @@ func (t *Transcript) ID() string {
 	return "t" + num + "-" + strings.TrimSuffix(path.Base(t.Archive), ".txtar") + "-" + t.Case
 }
 
-// ExpectsReply reports whether a server answers the line: everything but a
-// notification (an object with a method and no id) or a batch of them.
-func ExpectsReply(line []byte) bool {
-	var batch []json.RawMessage
-	if json.Unmarshal(line, &batch) == nil {
-		return len(batch) == 0 || slices.ContainsFunc(batch, func(m json.RawMessage) bool { return ExpectsReply(m) })
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(line, &m) != nil {
-		return true
-	}
-	_, hasID := m["id"]
-	_, hasMethod := m["method"]
-	return hasID || !hasMethod
-}
-
 // exchange is one request and its pinned reply ("" for none).
 type exchange struct{ request, reply string }
 
@@ -72,7 +57,7 @@ func (t *Transcript) exchanges() ([]exchange, error) {
 	replies := t.Replies
 	for _, req := range t.Requests {
 		e := exchange{request: req}
-		if ExpectsReply([]byte(req)) {
+		if lockstep.ExpectsReply([]byte(req)) {
 			if len(replies) == 0 {
 				return nil, fmt.Errorf("request %s has no pinned reply", req)
 			}

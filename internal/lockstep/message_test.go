@@ -1,0 +1,71 @@
+package lockstep
+
+import "testing"
+
+const (
+	request      = `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	notification = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+)
+
+func TestExpectsReply(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want bool
+	}{
+		{request, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, true},
+		{notification, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping"`, true},
+		{`{"jsonrpc":"1.0","method":"notifications/initialized"}`, true},
+		{`{"jsonrpc":"2.0","method":""}`, true},
+		{`{"jsonrpc":"2.0","method":1}`, true},
+		{`{"jsonrpc":"2.0","id":null,"method":"x"}`, true},
+		{`{"jsonrpc":"2.0","method":`, true},
+		{`{"jsonrpc":"2.0","id":1,"params":{}}`, true},
+		{`{"jsonrpc":"2.0","id":1,"result":{}}`, false},
+		{`{"jsonrpc":"2.0","id":"a","error":{"code":1,"message":"x"}}`, false},
+		{`{"jsonrpc":"2.0","id":null,"result":{}}`, true},
+		{`42`, true},
+		{`[]`, true},
+		{`[` + notification + `]`, false},
+		{`[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","method":"b"}]`, false},
+		{`[` + notification + `,` + request + `]`, true},
+		{`[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","id":2,"method":"b"}]`, true},
+		{`[` + notification + `,42]`, true},
+		{"", false},
+		{" \t", false},
+		{"  " + notification + " ", false},
+	} {
+		if got := ExpectsReply([]byte(tt.line)); got != tt.want {
+			t.Errorf("ExpectsReply(%s) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}
+
+func TestCheckMessage(t *testing.T) {
+	for _, tt := range []struct {
+		line      string
+		ok, reply bool
+	}{
+		{`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n", true, true},
+		{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}` + "\n", true, true},
+		{`{"jsonrpc":"2.0","method":"notifications/message","params":{}}` + "\n", true, false},
+		{`{"jsonrpc":"2.0","id":7,"method":"roots/list"}` + "\n", true, false},
+		{`[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{}}]` + "\n", true, true},
+		{`{"jsonrpc":"2.0","id":1,"result":{}}`, false, false},
+		{`{"jsonrpc":"2.0","id":1,"result":{}}{}` + "\n", false, false},
+		{`{"id":1,"result":{}}` + "\n", false, false},
+		{`{"jsonrpc":"2.0","result":{}}` + "\n", false, false},
+		{`{"jsonrpc":"2.0","id":1}` + "\n", false, false},
+		{`{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}` + "\n", false, false},
+		{`{"jsonrpc":"2.0","id":1,"error":{"message":"x"}}` + "\n", false, false},
+		{`[]` + "\n", false, false},
+		{`[1]` + "\n", false, false},
+		{"hello\n", false, false},
+	} {
+		reply, err := checkMessage([]byte(tt.line))
+		if (err == nil) != tt.ok || reply != tt.reply {
+			t.Errorf("checkMessage(%q) = %v, %v; want ok = %v, reply = %v", tt.line, reply, err, tt.ok, tt.reply)
+		}
+	}
+}
