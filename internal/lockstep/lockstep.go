@@ -32,6 +32,7 @@ const ExitTimeout = 10 * time.Second
 // with a failure status.
 type ExitError struct{ Err error }
 
+// Error returns the text of the underlying error.
 func (e *ExitError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the underlying error.
