@@ -88,3 +88,16 @@ func benchUnmarshal[T any](b *testing.B, data []byte, f func([]byte, *T) error) 
 		}
 	}
 }
+
+// FuzzUnmarshal looks for a line on which unmarshal and encoding/json
+// differ: go test -run '^$' -fuzz FuzzUnmarshal ./mcp/
+func FuzzUnmarshal(f *testing.F) {
+	for _, line := range unmarshalCases {
+		f.Add([]byte(line))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkUnmarshal[message](t, data)
+		checkUnmarshal[benchAuthorArgs](t, data)
+		checkUnmarshal[map[string]any](t, data)
+	})
+}
