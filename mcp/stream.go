@@ -15,7 +15,9 @@ import (
 
 // Serve serves one connection: it reads newline-delimited JSON-RPC messages
 // from r and writes each response to w as one line. Requests run
-// concurrently; responses are written whole, never interleaved. Bad input
+// concurrently: a tool call or resource read still running after a
+// millisecond holds up neither the requests after it nor their
+// cancellation. Responses are written whole, never interleaved. Bad input
 // is answered with a JSON-RPC error and the connection goes on.
 //
 // When r ends, Serve waits for the requests still running (at most
