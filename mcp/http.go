@@ -86,7 +86,10 @@ type httpHandler struct {
 // Every refusal carries a JSON-RPC error in its body. A notification or a
 // response is answered 202 with no body; a request, with its JSON-RPC
 // response as application/json. GET is answered 405: the server offers no
-// stream of its own. A handler's context is cancelled when the client closes
+// stream of its own. A browser page from an allowed origin (see
+// [HTTPOptions.AllowedOrigins]) may call the endpoint across origins: its
+// CORS preflights are answered, and every response lets it read the body and
+// the Mcp-Session-Id header. A handler's context is cancelled when the client closes
 // the request, or in a legacy session by notifications/cancelled, after which
 // the request gets no response. opts may be nil.
 func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
@@ -126,6 +129,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	herr := h.checkPeer(r)
 	switch {
 	case herr != nil:
+	case allowCORS(w, r):
 	case r.Method == http.MethodPost:
 		herr = h.post(w, r)
 	case r.Method == http.MethodDelete && r.Header.Get(headerProtocolVersion) != ModernVersion:
