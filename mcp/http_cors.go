@@ -9,9 +9,10 @@ const corsMaxAge = "7200"
 // allowCORS lets a page whose Origin checkPeer allowed read the response:
 // browser-based clients, such as the Inspector in its direct mode, call the
 // endpoint from another origin. It reports whether r is a CORS preflight,
-// which it has then answered (204, allowing the methods the endpoint serves
-// and the headers the page asked to send). A request without Origin, which
-// no browser sent, gets no CORS headers.
+// which it has then answered (204, allowing the headers the page asked to
+// send, and POST, DELETE and GET: a client's GET for a stream must reach the
+// endpoint to get the 405 that tells it there is none). A request without
+// Origin, which no browser sent, gets no CORS headers.
 func allowCORS(w http.ResponseWriter, r *http.Request) (preflight bool) {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
