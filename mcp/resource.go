@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/yosida95/uritemplate/v3"
 )
@@ -149,8 +151,11 @@ func (s *Server) readResource(ctx context.Context, r *request) (any, *Error) {
 	if rr := s.byURI[uri]; rr != nil {
 		h, mime = rr.handler, rr.MIMEType
 	} else {
+		// A template matches URIs, whose non-ASCII characters are
+		// percent-encoded; clients often send them raw (as IRIs).
+		target := escapeNonASCII(uri)
 		for _, t := range s.tmpls {
-			if vals := t.tmpl.Match(uri); vals != nil {
+			if vals := t.tmpl.Match(target); vals != nil {
 				req.Params = make(map[string]string, len(vals))
 				for name, v := range vals {
 					req.Params[name] = v.String()
@@ -203,4 +208,23 @@ func (s *Server) runResource(ctx context.Context, h ResourceHandler, req *Resour
 		return "", &Error{Code: CodeInvalidParams, Message: nf.Message, Data: uriData{req.URI}}
 	}
 	return "", internal(err)
+}
+
+// escapeNonASCII percent-encodes the bytes of s outside ASCII, turning an IRI
+// into the URI a template can match; the match decodes them again.
+func escapeNonASCII(s string) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return r >= utf8.RuneSelf })
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for _, c := range []byte(s[i:]) {
+		if c < utf8.RuneSelf {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 )
@@ -95,4 +96,24 @@ func TestResourceMissingURI(t *testing.T) {
 		t.Errorf("data %s, want it to name params.uri", data)
 	}
 	c.close()
+}
+
+// A raw non-ASCII character in a read URI (an IRI) matches a template as its
+// percent-encoded form would, and the handler gets the decoded value.
+func TestReadResourceIRI(t *testing.T) {
+	s := NewServer("t", "1", &Options{Logger: slog.New(slog.DiscardHandler)})
+	s.AddResourceTemplate(ResourceTemplate{URITemplate: "books://{title}", Name: "book"},
+		func(ctx context.Context, req *ResourceRequest) (string, error) {
+			return req.Params["title"], nil
+		})
+	for _, uri := range []string{"books://Dün", "books://D%C3%BCn"} {
+		res, perr := s.readResource(context.Background(), &request{params: &params{URI: &uri}})
+		if perr != nil {
+			t.Fatalf("read %s: %v", uri, perr)
+		}
+		got := res.(*readResourceResult).Contents[0]
+		if got.Text != "Dün" || got.URI != uri {
+			t.Errorf("read %s: got text %q, uri %q; want Dün and the URI as requested", uri, got.Text, got.URI)
+		}
+	}
 }
