@@ -161,13 +161,25 @@ func (s *Server) handle(ctx context.Context, ss *session, m *message) []byte {
 func (s *Server) fail(id json.RawMessage, method string, e *Error) []byte {
 	switch {
 	case e.cause != nil:
-		s.log.Error("protocol error", "method", method, "code", e.Code, "message", e.Message, "data", e.Data, "cause", e.cause)
+		s.log.Error("protocol error", "method", method, "code", e.Code, "message", e.Message, "data", jsonValue{e.Data}, "cause", e.cause)
 	case e.Data == nil:
 		s.log.Warn("protocol error", "method", method, "code", e.Code, "message", e.Message)
 	default:
-		s.log.Warn("protocol error", "method", method, "code", e.Code, "message", e.Message, "data", e.Data)
+		s.log.Warn("protocol error", "method", method, "code", e.Code, "message", e.Message, "data", jsonValue{e.Data})
 	}
 	return encodeError(id, e)
+}
+
+// jsonValue logs a value as the JSON the client receives.
+type jsonValue struct{ v any }
+
+// LogValue returns the value's JSON text.
+func (j jsonValue) LogValue() slog.Value {
+	b, err := json.Marshal(j.v)
+	if err != nil {
+		return slog.AnyValue(j.v)
+	}
+	return slog.StringValue(string(b))
 }
 
 // dispatch runs the method of r.

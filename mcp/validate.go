@@ -151,20 +151,20 @@ func (c *schema) walk(ptr string, v any, problems *[]string) {
 	case string:
 		n := utf8.RuneCountInString(v)
 		if c.minLength != nil && n < *c.minLength {
-			fail("must be at least %d characters long, got %d", *c.minLength, n)
+			fail("must be at least %s long, got %d", count(*c.minLength, "character"), n)
 		}
 		if c.maxLength != nil && n > *c.maxLength {
-			fail("must be at most %d characters long, got %d", *c.maxLength, n)
+			fail("must be at most %s long, got %d", count(*c.maxLength, "character"), n)
 		}
 		if c.pattern != nil && !c.pattern.MatchString(v) {
 			fail("must match the pattern %s", c.pattern)
 		}
 	case []any:
 		if c.minItems != nil && len(v) < *c.minItems {
-			fail("must have at least %d items, got %d", *c.minItems, len(v))
+			fail("must have at least %s, got %d", count(*c.minItems, "item"), len(v))
 		}
 		if c.maxItems != nil && len(v) > *c.maxItems {
-			fail("must have at most %d items, got %d", *c.maxItems, len(v))
+			fail("must have at most %s, got %d", count(*c.maxItems, "item"), len(v))
 		}
 		for i, e := range v {
 			c.items.walk(ptr+"/"+strconv.Itoa(i), e, problems)
@@ -301,4 +301,12 @@ func escapePointer(s string) string {
 		return s
 	}
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// count says n of a noun: "1 item", "3 items".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
