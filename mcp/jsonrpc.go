@@ -56,11 +56,14 @@ type decodeError struct {
 // invalid params. A notification with bad params is returned without them,
 // since notifications are never answered.
 func decode(line []byte) (*message, *decodeError) {
-	m := new(message)
 	var typ *json.UnmarshalTypeError
-	if err := unmarshal(line, m); err != nil {
-		if typ = typeError(err); typ == nil {
-			return nil, &decodeError{nil, newError(CodeParseError, err.Error())}
+	m, ok := scanMessage(line)
+	if !ok {
+		m = new(message)
+		if err := unmarshal(line, m); err != nil {
+			if typ = typeError(err); typ == nil {
+				return nil, &decodeError{nil, newError(CodeParseError, err.Error())}
+			}
 		}
 	}
 	if typ != nil && typ.Field == "" {
