@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"slices"
+	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -39,6 +40,63 @@ func scanMessage(line []byte) (*message, bool) {
 		return ok
 	})
 	return m, ok
+}
+
+// scanValue decodes JSON text the way encoding/json decodes it into an
+// interface value, without reflection, when the text is valid JSON (and
+// valid UTF-8) whose strings have no escapes and whose numbers fit a
+// float64. It reports false for anything else. On chapter 01's arguments
+// it takes about 70% of encoding/json's time, with half the allocations
+// (BenchmarkScanValue).
+func scanValue(data []byte) (any, bool) {
+	if !jsontext.Value(data).IsValid(allowDuplicateNames) {
+		return nil, false
+	}
+	s := &scanner{data: data, text: string(data)}
+	return s.value()
+}
+
+// value reads a value as encoding/json decodes it into an interface:
+// map[string]any, []any, string, float64, bool or nil. A name given twice
+// keeps its last value, as in encoding/json.
+func (s *scanner) value() (any, bool) {
+	switch s.peek() {
+	case '{':
+		m := make(map[string]any)
+		ok := s.members(func(start, end int) bool {
+			v, ok := s.value()
+			m[s.text[start:end]] = v
+			return ok
+		})
+		return m, ok
+	case '[':
+		a := []any{}
+		for s.i++; s.peek() != ']'; {
+			v, ok := s.value()
+			if !ok {
+				return nil, false
+			}
+			a = append(a, v)
+			if s.peek() == ',' {
+				s.i++
+			}
+		}
+		s.i++
+		return a, true
+	case '"':
+		return s.string()
+	}
+	text, _ := s.raw()
+	switch string(text) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	case "null":
+		return nil, true
+	}
+	f, err := strconv.ParseFloat(string(text), 64)
+	return f, err == nil
 }
 
 // allowDuplicateNames leaves duplicate names to object, which reports
@@ -124,29 +182,38 @@ func (s *scanner) peek() byte {
 // but an object, a name given twice, a name that differs from one in names
 // only in case (which encoding/json would match), or a false from field.
 func (s *scanner) object(names []string, field func(int) bool) bool {
+	var seen uint
+	return s.members(func(start, end int) bool {
+		name := s.data[start:end]
+		switch i := slices.IndexFunc(names, func(n string) bool { return n == string(name) }); {
+		case i >= 0 && seen&(1<<i) == 0:
+			seen |= 1 << i
+			return field(i)
+		case i >= 0 || slices.ContainsFunc(names, func(n string) bool { return bytes.EqualFold([]byte(n), name) }):
+			return false
+		}
+		s.raw()
+		return true
+	})
+}
+
+// members reads an object, handing where each member's name starts and
+// ends to member, which reads the value. It reports false for anything but
+// an object, a name with escapes, or a false from member.
+func (s *scanner) members(member func(start, end int) bool) bool {
 	if s.peek() != '{' {
 		return false
 	}
 	s.i++
-	var seen uint
 	for s.peek() != '}' {
 		start, end, ok := s.stringSpan()
 		if !ok {
 			return false
 		}
-		name := s.data[start:end]
 		s.peek()
 		s.i++ // the colon
-		switch i := slices.IndexFunc(names, func(n string) bool { return n == string(name) }); {
-		case i >= 0 && seen&(1<<i) == 0:
-			seen |= 1 << i
-			if !field(i) {
-				return false
-			}
-		case i >= 0 || slices.ContainsFunc(names, func(n string) bool { return bytes.EqualFold([]byte(n), name) }):
+		if !member(start, end) {
 			return false
-		default:
-			s.raw()
 		}
 		if s.peek() == ',' {
 			s.i++

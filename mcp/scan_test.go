@@ -67,3 +67,82 @@ func FuzzScanMessage(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkScan(t, data) })
 }
+
+// valueCases add to unmarshalCases argument texts that scanValue must
+// read, or leave to encoding/json, exactly as encoding/json would.
+var valueCases = []string{
+	`{"a":[],"b":{},"c":[1,-2.5e-3,"x",true,false,null,{"d":[[]]}],"e":""}`,
+	`{"a":1,"a":2}`,
+	` [ 1 , { "k" : "v" } ] `,
+	`1e400`,
+	`-0`,
+	`"a\u00e9"`,
+	`{"a\"b":1}`,
+	`123456789012345678901234567890`,
+	`{"title":"Dune","extra":null}`,
+}
+
+// TestScanValueMatchesEncodingJSON checks that every text scanValue reads,
+// it reads as encoding/json reads it into an interface value.
+func TestScanValueMatchesEncodingJSON(t *testing.T) {
+	scanned := 0
+	for _, text := range append(unmarshalCases, valueCases...) {
+		if checkScanValue(t, []byte(text)) {
+			scanned++
+		}
+	}
+	if scanned < len(valueCases)/2 {
+		t.Errorf("scanValue read only %d of the texts", scanned)
+	}
+}
+
+// checkScanValue compares scanValue with encoding/json on data and reports
+// whether scanValue read it.
+func checkScanValue(t *testing.T, data []byte) bool {
+	t.Helper()
+	got, ok := scanValue(data)
+	if !ok {
+		return false
+	}
+	var want any
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Errorf("scanValue(%s) read a text encoding/json rejects: %v", data, err)
+		return true
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("scanValue(%s) = %#v; encoding/json gives %#v", data, got, want)
+	}
+	return true
+}
+
+// FuzzScanValue looks for a text scanValue reads differently from
+// encoding/json: go test -run '^$' -fuzz FuzzScanValue ./mcp/
+func FuzzScanValue(f *testing.F) {
+	for _, text := range append(unmarshalCases, valueCases...) {
+		f.Add([]byte(text))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkScanValue(t, data) })
+}
+
+// BenchmarkScanValue compares scanValue with encoding/json on chapter 01's
+// arguments.
+func BenchmarkScanValue(b *testing.B) {
+	args := []byte(`{"title":"Dune"}`)
+	b.Run("scanValue", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := scanValue(args); !ok {
+				b.Fatal("scanValue failed")
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var v any
+			if err := json.Unmarshal(args, &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
