@@ -110,9 +110,12 @@ func compile(s *jsonschema.Schema) (*schema, bool) {
 // check validates raw JSON arguments. It returns "" when they conform, and
 // otherwise every problem found, separated by "; ".
 func (c *schema) check(raw json.RawMessage) string {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return "arguments are not valid JSON: " + err.Error()
+	v, ok := scanValue(raw)
+	if !ok {
+		v = nil
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return "arguments are not valid JSON: " + err.Error()
+		}
 	}
 	if c.fallback != nil {
 		if err := c.fallback.Validate(v); err != nil {
@@ -121,21 +124,40 @@ func (c *schema) check(raw json.RawMessage) string {
 		return ""
 	}
 	var problems []string
-	c.walk("", v, &problems)
+	c.walk(pointer{}, v, &problems)
 	return strings.Join(problems, "; ")
 }
 
-// walk appends to problems what is wrong with v at pointer ptr.
-func (c *schema) walk(ptr string, v any, problems *[]string) {
+// pointer is the JSON pointer of a value being checked, joined only when
+// needed: most values are valid and have no scalar children to point at.
+type pointer struct {
+	parent string // the parent's pointer; "" for the root
+	token  string // escaped; "" for the root
+	child  bool   // false for the root
+}
+
+func (p pointer) String() string {
+	if !p.child {
+		return ""
+	}
+	return p.parent + "/" + p.token
+}
+
+// at is the pointer as messages show it, the root as "/".
+func (p pointer) at() string {
+	if !p.child {
+		return "/"
+	}
+	return p.String()
+}
+
+// walk appends to problems what is wrong with v at pointer p.
+func (c *schema) walk(p pointer, v any, problems *[]string) {
 	if c == nil {
 		return
 	}
-	at := ptr
-	if at == "" {
-		at = "/"
-	}
 	fail := func(format string, args ...any) {
-		*problems = append(*problems, at+": "+fmt.Sprintf(format, args...))
+		*problems = append(*problems, p.at()+": "+fmt.Sprintf(format, args...))
 	}
 	if len(c.types) > 0 && !slices.ContainsFunc(c.types, func(t string) bool { return hasType(v, t) }) {
 		fail("expected %s, got %s", typeNames(c.types), describe(v))
@@ -147,7 +169,7 @@ func (c *schema) walk(ptr string, v any, problems *[]string) {
 	}
 	switch v := v.(type) {
 	case float64:
-		c.walkNumber(at, v, problems)
+		c.walkNumber(p, v, problems)
 	case string:
 		n := utf8.RuneCountInString(v)
 		if c.minLength != nil && n < *c.minLength {
@@ -166,20 +188,21 @@ func (c *schema) walk(ptr string, v any, problems *[]string) {
 		if c.maxItems != nil && len(v) > *c.maxItems {
 			fail("must have at most %s, got %d", count(*c.maxItems, "item"), len(v))
 		}
+		ptr := p.String()
 		for i, e := range v {
-			c.items.walk(ptr+"/"+strconv.Itoa(i), e, problems)
+			c.items.walk(pointer{ptr, strconv.Itoa(i), true}, e, problems)
 		}
 	case map[string]any:
-		c.walkObject(ptr, v, problems)
+		c.walkObject(p.String(), v, problems)
 	}
 }
 
 // walkNumber appends to problems what is wrong with the number v at at.
 // (It formats v only for a message, and takes no callback: a func value
 // passed in would be allocated on every call, valid or not.)
-func (c *schema) walkNumber(at string, v float64, problems *[]string) {
+func (c *schema) walkNumber(p pointer, v float64, problems *[]string) {
 	fail := func(format string, bound float64) {
-		*problems = append(*problems, at+": "+fmt.Sprintf(format, bound, strconv.FormatFloat(v, 'g', -1, 64)))
+		*problems = append(*problems, p.at()+": "+fmt.Sprintf(format, bound, strconv.FormatFloat(v, 'g', -1, 64)))
 	}
 	switch {
 	case c.minimum != nil && v < *c.minimum:
@@ -203,7 +226,7 @@ func (c *schema) walkObject(ptr string, v map[string]any, problems *[]string) {
 	}
 	for _, name := range c.order {
 		if e, ok := v[name]; ok {
-			c.props[name].walk(ptr+"/"+escapePointer(name), e, problems)
+			c.props[name].walk(pointer{ptr, escapePointer(name), true}, e, problems)
 		}
 	}
 	var unknown []string
@@ -214,7 +237,7 @@ func (c *schema) walkObject(ptr string, v map[string]any, problems *[]string) {
 		if c.closed {
 			unknown = append(unknown, name)
 		} else {
-			c.extra.walk(ptr+"/"+escapePointer(name), e, problems)
+			c.extra.walk(pointer{ptr, escapePointer(name), true}, e, problems)
 		}
 	}
 	slices.Sort(unknown)
