@@ -100,7 +100,8 @@ func decode(line []byte) (*message, *decodeError) {
 // (jsonv1): on a tools/call line that is about twice as fast, with 6
 // allocations instead of 16, and into a tool's argument struct 1 instead
 // of 6 (BenchmarkUnmarshalEngines; into an interface value encoding/json
-// is faster, so the schema checker keeps it). Only when that fails does it
+// is faster, so the schema checker keeps it for what scanValue leaves).
+// decode tries scanMessage first. Only when unmarshal's engine fails does it
 // decode again, from v's zero value, with encoding/json itself, whose error
 // texts the wire carries.
 func unmarshal[T any](data []byte, v *T) error {
