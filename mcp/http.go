@@ -19,8 +19,8 @@ const (
 	headerName            = "Mcp-Name"
 )
 
-// DefaultHTTPPath is the path of the MCP endpoint when [Server.ServeStreamableHTTP]
-// mounts it and [HTTPOptions.Path] is empty.
+// DefaultHTTPPath is the path of the MCP endpoint when
+// [Server.ServeStreamableHTTP] mounts it and [HTTPOptions.Path] is empty.
 const DefaultHTTPPath = "/mcp"
 
 // Defaults of the legacy-era session limits.
@@ -35,9 +35,10 @@ const (
 // ready to use and secure: only loopback origins are allowed, and a server
 // listening on a loopback address accepts only loopback Host names.
 type HTTPOptions struct {
-	// Path is where [Server.ServeStreamableHTTP] mounts the MCP endpoint; other paths
-	// are answered 404. The default is [DefaultHTTPPath]. The handler of
-	// [Server.HTTPHandler] answers on whatever path it is mounted at.
+	// Path is where [Server.ServeStreamableHTTP] mounts the MCP endpoint;
+	// other paths are answered 404. The default is [DefaultHTTPPath]. The
+	// handler of [Server.HTTPHandler] answers on whatever path it is
+	// mounted at.
 	Path string
 	// AllowedOrigins lists the values of the Origin header accepted besides
 	// loopback origins (http or https, localhost, 127.0.0.0/8 or [::1], on any
@@ -88,10 +89,11 @@ type httpHandler struct {
 // response as application/json. GET is answered 405: the server offers no
 // stream of its own. A browser page from an allowed origin (see
 // [HTTPOptions.AllowedOrigins]) may call the endpoint across origins: its
-// CORS preflights are answered, and every response lets it read the body and
-// the Mcp-Session-Id header. A handler's context is cancelled when the client closes
-// the request, or in a legacy session by notifications/cancelled, after which
-// the request gets no response. opts may be nil.
+// CORS preflights are answered, and every response lets it read the body
+// and the Mcp-Session-Id header. A handler's context is cancelled when the
+// client closes the request, or in a legacy session by
+// notifications/cancelled, after which the request gets no response. opts
+// may be nil.
 func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 	h := &httpHandler{srv: s}
 	if opts != nil {
@@ -125,6 +127,8 @@ func refuse(status, code int, detail string) *httpError {
 	return &httpError{status: status, err: newError(code, detail)}
 }
 
+// ServeHTTP checks the peer, answers CORS preflights, and serves POST and
+// DELETE; every refusal is answered with its status and JSON-RPC error.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	herr := h.checkPeer(r)
 	switch {

@@ -25,10 +25,12 @@ const (
 	httpIdleTimeout = 2 * time.Minute
 )
 
-// ServeStreamableHTTP serves MCP over Streamable HTTP on ln, at opts.Path, until ctx
-// is done. It then stops accepting connections, waits for the requests in
-// flight to finish (at most [Options.ShutdownTimeout]) and returns nil.
-// Reading and writing each request are bounded by timeouts. opts may be nil.
+// ServeStreamableHTTP serves MCP over Streamable HTTP on ln, at opts.Path,
+// until ctx is done. It then stops accepting connections, waits for the
+// requests in flight to finish (at most [Options.ShutdownTimeout]) and
+// returns nil. Reading and writing each request are bounded by timeouts.
+// It returns early with the error of a listener that fails. opts may be
+// nil.
 func (s *Server) ServeStreamableHTTP(ctx context.Context, ln net.Listener, opts *HTTPOptions) error {
 	path := DefaultHTTPPath
 	if opts != nil && opts.Path != "" {

@@ -64,6 +64,8 @@ type sessionStore struct {
 	m  map[string]*httpSession
 }
 
+// newSessionStore returns an empty store of at most max sessions, each
+// ending after idle unused.
 func newSessionStore(max int, idle time.Duration) *sessionStore {
 	return &sessionStore{max: max, idle: idle, m: make(map[string]*httpSession)}
 }

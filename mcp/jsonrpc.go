@@ -95,15 +95,17 @@ func decode(line []byte) (*message, *decodeError) {
 	return m, nil
 }
 
-// unmarshal decodes data into v as encoding/json does. It decodes with the
-// v2 engine of go-json-experiment/json in its encoding/json-compatible mode
-// (jsonv1): on a tools/call line that is about twice as fast, with 6
-// allocations instead of 16, and into a tool's argument struct 1 instead
-// of 6 (BenchmarkUnmarshalEngines; into an interface value encoding/json
-// is faster, so the schema checker keeps it for what scanValue leaves).
-// decode tries scanMessage first. Only when unmarshal's engine fails does it
-// decode again, from v's zero value, with encoding/json itself, whose error
-// texts the wire carries.
+// unmarshal decodes data into v as encoding/json does, error texts
+// included. It decodes with the v2 engine of go-json-experiment/json in
+// its encoding/json-compatible mode (jsonv1): on a tools/call line that is
+// about twice as fast, with 6 allocations instead of 16, and into a tool's
+// argument struct 1 instead of 6 (BenchmarkUnmarshalEngines). Only when
+// that engine fails does it decode again, from v's zero value, with
+// encoding/json itself, whose error texts the wire carries.
+//
+// decode calls it for a line scanMessage declines, and the schema checker
+// uses encoding/json directly for what scanValue declines, since into an
+// interface value encoding/json is the faster of the two.
 func unmarshal[T any](data []byte, v *T) error {
 	if jsonv1.Unmarshal(data, v) == nil {
 		return nil

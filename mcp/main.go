@@ -11,10 +11,11 @@ import (
 )
 
 // Main runs s as a program: it serves MCP on stdin and stdout until stdin
-// ends or the process is interrupted, then exits. With -http ADDR it serves
-// Streamable HTTP instead (see [Server.ServeStreamableHTTP]). Logs go to stderr; stdout
-// carries protocol messages only. When stdin is a terminal it first prints a
-// hint on stderr, since a person, not an MCP client, is typing.
+// ends or the process is interrupted, then exits. With -http ADDR it
+// serves Streamable HTTP instead (see [Server.ServeStreamableHTTP] and
+// [HTTPAddr]). Logs go to stderr; stdout carries protocol messages only.
+// When stdin is a terminal it first prints a hint on stderr, since a
+// person, not an MCP client, is typing.
 //
 // Main is all a server's func main needs to call after registering its tools
 // and resources.
@@ -46,6 +47,8 @@ func Main(s *Server) {
 	}
 }
 
+// terminalHint is what Main prints on stderr when stdin is a terminal; %s is
+// the server's name.
 const terminalHint = `%s is an MCP server: it speaks JSON-RPC 2.0 on stdin and stdout, one message per line.
 It is waiting for an MCP client, not a person. Paste a request such as
 

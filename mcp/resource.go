@@ -55,11 +55,13 @@ type ResourceRequest struct {
 // logged and the client gets an internal error that does not reveal it.
 type ResourceHandler func(ctx context.Context, req *ResourceRequest) (string, error)
 
+// registeredResource is a fixed resource with its handler.
 type registeredResource struct {
 	Resource
 	handler ResourceHandler
 }
 
+// registeredTemplate is a resource template, parsed, with its handler.
 type registeredTemplate struct {
 	ResourceTemplate
 	tmpl    *uritemplate.Template
@@ -94,12 +96,14 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
 	s.tmpls = append(s.tmpls, &registeredTemplate{t, tmpl, h})
 }
 
+// listResourcesResult is the result of resources/list.
 type listResourcesResult struct {
 	Resources []*Resource `json:"resources"`
 	resultMeta
 	cacheable
 }
 
+// listResources serves resources/list.
 func (s *Server) listResources(r *request) any {
 	res := &listResourcesResult{Resources: make([]*Resource, len(s.static)), resultMeta: s.meta(r), cacheable: s.cache(r)}
 	for i, rr := range s.static {
@@ -108,12 +112,14 @@ func (s *Server) listResources(r *request) any {
 	return res
 }
 
+// listTemplatesResult is the result of resources/templates/list.
 type listTemplatesResult struct {
 	ResourceTemplates []*ResourceTemplate `json:"resourceTemplates"`
 	resultMeta
 	cacheable
 }
 
+// listTemplates serves resources/templates/list.
 func (s *Server) listTemplates(r *request) any {
 	res := &listTemplatesResult{ResourceTemplates: make([]*ResourceTemplate, len(s.tmpls)), resultMeta: s.meta(r), cacheable: s.cache(r)}
 	for i, t := range s.tmpls {
@@ -132,6 +138,7 @@ type ResourceContents struct {
 	Text string `json:"text"`
 }
 
+// readResourceResult is the result of resources/read.
 type readResourceResult struct {
 	Contents []ResourceContents `json:"contents"`
 	resultMeta

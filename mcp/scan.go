@@ -10,12 +10,12 @@ import (
 
 // scanMessage decodes a line the way unmarshal does, without reflection,
 // when the line is plain: valid JSON (and valid UTF-8), fields given once
-// and named exactly as message's (other names unrelated to them, which are
-// skipped), field values that are not null, and strings without escapes. It reports false for anything
-// else, which unmarshal then decodes. On a tools/call line it takes about
-// two thirds of unmarshal's time, with 3 allocations instead of 9
-// (BenchmarkDecode), and a process's first message no longer waits for
-// decoders to be built by reflection.
+// and named exactly as message's (other names, unrelated to them, are
+// skipped), field values that are not null, and strings without escapes.
+// It reports false for anything else, which unmarshal then decodes. On a
+// tools/call line it takes about two thirds of unmarshal's time, with 3
+// allocations instead of 9 (BenchmarkDecode), and a process's first
+// message does not wait for decoders to be built by reflection.
 func scanMessage(line []byte) (*message, bool) {
 	if !jsontext.Value(line).IsValid(allowDuplicateNames) {
 		return nil, false
@@ -112,6 +112,7 @@ var (
 	metaNames    = []string{metaProtocolVersion, metaClientCapabilities}
 )
 
+// params reads the params object into the scanner's parts.
 func (s *scanner) params() (*params, bool) {
 	p := &s.parts.params
 	ok := s.object(paramsNames, func(field int) (ok bool) {
@@ -134,6 +135,7 @@ func (s *scanner) params() (*params, bool) {
 	return p, ok
 }
 
+// meta reads the _meta object of params into the scanner's parts.
 func (s *scanner) meta() (*requestMeta, bool) {
 	m := &s.parts.meta
 	ok := s.object(metaNames, func(field int) (ok bool) {
@@ -244,6 +246,8 @@ func (s *scanner) stringSpan() (start, end int, ok bool) {
 	return start, end, true
 }
 
+// stringPtr reads a string without escapes into one of the parts' strings
+// and returns a pointer to it.
 func (s *scanner) stringPtr() (*string, bool) {
 	v, ok := s.string()
 	if !ok || s.usedStr == len(s.strs) {
@@ -273,6 +277,7 @@ func (s *scanner) raw() ([]byte, bool) {
 	return s.data[start:s.i:s.i], c != 'n'
 }
 
+// isSpace reports whether c is JSON whitespace.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // skipComposite moves past the object or array starting at s.i.

@@ -85,6 +85,8 @@ type session struct {
 	initialized bool   // notifications/initialized received
 }
 
+// legacyVersion returns the negotiated legacy version, or "" before
+// initialize.
 func (ss *session) legacyVersion() string {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
@@ -241,6 +243,7 @@ type capabilities struct {
 	Resources *struct{} `json:"resources,omitempty"`
 }
 
+// capabilities returns what the server offers: tools, resources, or both.
 func (s *Server) capabilities() capabilities {
 	var c capabilities
 	if len(s.tools) > 0 {
@@ -252,6 +255,7 @@ func (s *Server) capabilities() capabilities {
 	return c
 }
 
+// initializeResult is the result of initialize.
 type initializeResult struct {
 	ProtocolVersion string         `json:"protocolVersion"`
 	Capabilities    capabilities   `json:"capabilities"`
@@ -281,6 +285,7 @@ type resultMeta struct {
 	Meta       *serverMeta `json:"_meta,omitempty"`
 }
 
+// serverMeta is the _meta of a modern result.
 type serverMeta struct {
 	ServerInfo implementation `json:"io.modelcontextprotocol/serverInfo"`
 }
@@ -308,6 +313,7 @@ func (s *Server) cache(r *request) cacheable {
 	return cacheable{TTLMs: &ttl, CacheScope: "public"}
 }
 
+// discoverResult is the result of server/discover.
 type discoverResult struct {
 	SupportedVersions []string     `json:"supportedVersions"`
 	Capabilities      capabilities `json:"capabilities"`
@@ -316,6 +322,7 @@ type discoverResult struct {
 	cacheable
 }
 
+// discover serves server/discover.
 func (s *Server) discover(r *request) any {
 	return &discoverResult{
 		SupportedVersions: SupportedVersions,

@@ -88,6 +88,7 @@ const handoffDelay = time.Millisecond
 // waits to be armed by Reset.
 const never = time.Duration(math.MaxInt64)
 
+// newConn returns a connection serving r and w for s until ctx is done.
 func newConn(ctx context.Context, s *Server, r io.Reader, w io.Writer) *conn {
 	return &conn{
 		srv: s, w: w, inflight: make(map[string]*call),
@@ -335,6 +336,9 @@ func (c *conn) write(line []byte) {
 	}
 }
 
+// writeErr returns the error of the write that failed, if any. A pipe
+// whose reading end was closed (io.ErrClosedPipe) is no error: the client
+// has gone.
 func (c *conn) writeErr() error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()

@@ -73,8 +73,8 @@ const maxToolName = 128
 const toolNameChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-."
 
 // validToolName reports whether name is 1 to 128 characters of A-Z, a-z,
-// 0-9, _, - and ".". (A regular expression for it took 0.7 ms and 1,700
-// allocations to compile at every program's start.)
+// 0-9, _, - and ".". It uses no regular expression, which would cost every
+// program 0.7 ms and 1,700 allocations to compile at its start.
 func validToolName(name string) bool {
 	return len(name) >= 1 && len(name) <= maxToolName && strings.Trim(name, toolNameChars) == ""
 }
@@ -151,6 +151,7 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 // schema failure.
 type argumentError struct{ msg string }
 
+// Error returns the message.
 func (e *argumentError) Error() string { return e.msg }
 
 // describeDecodeError says which argument could not be decoded.
@@ -192,6 +193,7 @@ func resultFunc[Out any]() func(Out) (*CallToolResult, error) {
 	}
 }
 
+// mustMarshal returns the JSON of v, which cannot fail to marshal.
 func mustMarshal(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -200,12 +202,14 @@ func mustMarshal(v any) json.RawMessage {
 	return b
 }
 
+// listToolsResult is the result of tools/list.
 type listToolsResult struct {
 	Tools []*toolWire `json:"tools"`
 	resultMeta
 	cacheable
 }
 
+// listTools serves tools/list.
 func (s *Server) listTools(r *request) any {
 	res := &listToolsResult{Tools: make([]*toolWire, len(s.tools)), resultMeta: s.meta(r), cacheable: s.cache(r)}
 	for i, t := range s.tools {
@@ -220,6 +224,7 @@ type callToolWire struct {
 	resultMeta
 }
 
+// emptyObject stands in for absent or null arguments.
 var emptyObject = json.RawMessage("{}")
 
 // callTool serves tools/call: the errors of finding the tool and reading its

@@ -136,6 +136,7 @@ type pointer struct {
 	child  bool   // false for the root
 }
 
+// String returns the pointer's text, "" for the root.
 func (p pointer) String() string {
 	if !p.child {
 		return ""
@@ -197,9 +198,9 @@ func (c *schema) walk(p pointer, v any, problems *[]string) {
 	}
 }
 
-// walkNumber appends to problems what is wrong with the number v at at.
-// (It formats v only for a message, and takes no callback: a func value
-// passed in would be allocated on every call, valid or not.)
+// walkNumber appends to problems what is wrong with the number v at p.
+// It formats v only for a message, and takes no callback: a func value
+// passed in would be allocated on every call, valid or not.
 func (c *schema) walkNumber(p pointer, v float64, problems *[]string) {
 	fail := func(format string, bound float64) {
 		*problems = append(*problems, p.at()+": "+fmt.Sprintf(format, bound, strconv.FormatFloat(v, 'g', -1, 64)))
@@ -218,6 +219,9 @@ func (c *schema) walkNumber(p pointer, v float64, problems *[]string) {
 	}
 }
 
+// walkObject appends to problems what is wrong with the object v at the
+// pointer ptr: missing required properties, its properties' own problems,
+// and unknown properties, sorted by name.
 func (c *schema) walkObject(ptr string, v map[string]any, problems *[]string) {
 	for _, name := range c.required {
 		if _, ok := v[name]; !ok {
@@ -302,6 +306,7 @@ func describe(v any) string {
 	return "an object"
 }
 
+// listValues lists JSON values as their JSON text, separated by commas.
 func listValues(vs []any) string {
 	parts := make([]string, len(vs))
 	for i, v := range vs {
