@@ -213,13 +213,6 @@ func methodOf(m *message) string {
 	return *m.Method
 }
 
-// unsupportedVersion is the error answering a protocol version the server
-// does not speak.
-func unsupportedVersion(v string) *Error {
-	return &Error{Code: CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version",
-		Data: versionData{SupportedVersions, v}}
-}
-
 // serveModern serves a stateless request after checking its headers
 // against its body.
 func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *message) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -117,8 +118,7 @@ func (s *Server) classify(ss *session, m *message) (request, *Error) {
 	if meta := r.params.Meta; meta != nil && meta.ProtocolVersion != nil && r.method != "initialize" {
 		v := *meta.ProtocolVersion
 		if v != ModernVersion {
-			return r, &Error{Code: CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version",
-				Data: versionData{SupportedVersions, v}}
+			return r, unsupportedVersion(v)
 		}
 		if meta.ClientCapabilities == nil {
 			return r, newError(CodeInvalidParams, `params._meta is missing "`+metaClientCapabilities+`"`)
@@ -133,6 +133,13 @@ func (s *Server) classify(ss *session, m *message) (request, *Error) {
 	return r, nil
 }
 
+// unsupportedVersion is the error answering a protocol version the server
+// does not speak.
+func unsupportedVersion(v string) *Error {
+	return &Error{Code: CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version",
+		Data: versionData{SupportedVersions, v}}
+}
+
 // versionData is the data of an unsupported-version error.
 type versionData struct {
 	Supported []string `json:"supported"`
@@ -141,9 +148,9 @@ type versionData struct {
 
 // errNoVersion is the detail of the error answering a request that names no
 // protocol version on a connection that has not been initialized.
-const errNoVersion = `no protocol version: send "initialize" first, or put "` +
+var errNoVersion = `no protocol version: send "initialize" first, or put "` +
 	metaProtocolVersion + `" and "` + metaClientCapabilities +
-	`" in params._meta; supported versions: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05`
+	`" in params._meta; supported versions: ` + strings.Join(SupportedVersions, ", ")
 
 // handle serves one request and returns its response line, or nil for none.
 // It is safe to call concurrently.
@@ -184,49 +191,51 @@ func (j jsonValue) LogValue() slog.Value {
 	return slog.StringValue(string(b))
 }
 
-// dispatch runs the method of r.
+// dispatch runs the method of r. A method the server does not offer (a
+// modern-only method in the legacy era or the reverse, or a list or call
+// of something it has none of) is not found.
 func (s *Server) dispatch(ctx context.Context, ss *session, r *request) (any, *Error) {
 	switch r.method {
 	case "initialize":
 		return s.initialize(ss, r)
 	case "ping":
-		if r.modern {
-			break
-		}
-		return struct{}{}, nil
-	case "server/discover":
 		if !r.modern {
-			break
+			return struct{}{}, nil
 		}
-		return s.discover(r), nil
+	case "server/discover":
+		if r.modern {
+			return s.discover(r), nil
+		}
 	case "tools/list":
-		if len(s.tools) == 0 {
-			break
+		if s.hasTools() {
+			return s.listTools(r), nil
 		}
-		return s.listTools(r), nil
 	case "tools/call":
-		if len(s.tools) == 0 {
-			break
+		if s.hasTools() {
+			return s.callTool(ctx, r)
 		}
-		return s.callTool(ctx, r)
 	case "resources/list":
-		if len(s.static)+len(s.tmpls) == 0 {
-			break
+		if s.hasResources() {
+			return s.listResources(r), nil
 		}
-		return s.listResources(r), nil
 	case "resources/templates/list":
-		if len(s.static)+len(s.tmpls) == 0 {
-			break
+		if s.hasResources() {
+			return s.listTemplates(r), nil
 		}
-		return s.listTemplates(r), nil
 	case "resources/read":
-		if len(s.static)+len(s.tmpls) == 0 {
-			break
+		if s.hasResources() {
+			return s.readResource(ctx, r)
 		}
-		return s.readResource(ctx, r)
 	}
 	return nil, newError(CodeMethodNotFound, r.method)
 }
+
+// hasTools reports whether the server offers tools.
+func (s *Server) hasTools() bool { return len(s.tools) > 0 }
+
+// hasResources reports whether the server offers resources: fixed ones,
+// templates, or both.
+func (s *Server) hasResources() bool { return len(s.static)+len(s.tmpls) > 0 }
 
 // notify handles a notification. Unknown ones are ignored, as the spec asks.
 func (s *Server) notify(ss *session, m *message) {
@@ -246,10 +255,10 @@ type capabilities struct {
 // capabilities returns what the server offers: tools, resources, or both.
 func (s *Server) capabilities() capabilities {
 	var c capabilities
-	if len(s.tools) > 0 {
+	if s.hasTools() {
 		c.Tools = &struct{}{}
 	}
-	if len(s.static)+len(s.tmpls) > 0 {
+	if s.hasResources() {
 		c.Resources = &struct{}{}
 	}
 	return c
