@@ -47,7 +47,7 @@ func (l *liveSite) current() (http.Handler, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	stamp := l.sourcesStamp()
-	if stamp == l.stamp && (l.handler != nil || l.err != nil) {
+	if stamp == l.stamp { // sourcesStamp is never "", so the first call builds
 		return l.handler, l.err
 	}
 	if l.stamp != "" {

@@ -18,8 +18,8 @@
 // were translated from. A translation whose source differs from the English
 // page's current version is rendered with a banner saying so.
 //
-// Every h2 and h3 heading carries an explicit id ({#some-id}), so that anchors
-// are the same in every language.
+// Every heading carries an explicit id ({#some-id}), so that anchors are the
+// same in every language; the title is the page's only level-1 heading.
 //
 // # Directives
 //

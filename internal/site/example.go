@@ -50,7 +50,7 @@ func (r *resolver) example(file, name string) (template.HTML, string, error) {
 	text := code + "\n" + ex.Output
 	html := r.highlight("go", code) +
 		`<div class="output"><div class="label">` + template.HTML(template.HTMLEscapeString(r.ui["output"])) + `</div>` +
-		`<div class="code"><pre class="chroma"><code>` + template.HTML(template.HTMLEscapeString(ex.Output)) + `</code></pre></div></div>`
+		plain(ex.Output) + `</div>`
 	return figure("example", "", sourceCaption(file, name), html), text, nil
 }
 

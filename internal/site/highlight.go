@@ -37,11 +37,16 @@ func highlight(lang, code string) template.HTML {
 		err = formatter.Format(&b, styles.Get(lightStyle), it)
 	}
 	if err != nil { // chroma fails only on a broken lexer; show the code plain
-		b.Reset()
-		b.WriteString(`<div class="code"><pre class="chroma"><code>` + template.HTMLEscapeString(code) + `</code></pre>`)
+		return plain(code)
 	}
 	b.WriteString(`</div>`)
 	return template.HTML(b.String())
+}
+
+// plain returns text unhighlighted, in the same wrapper and classes as
+// highlighted code.
+func plain(text string) template.HTML {
+	return template.HTML(`<div class="code"><pre class="chroma"><code>` + template.HTMLEscapeString(text) + `</code></pre></div>`)
 }
 
 // highlightCSS returns the style sheet of the code colours: the light style,

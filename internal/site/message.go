@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"io/fs"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -36,19 +37,11 @@ func (r *resolver) message(dir string, parts []string) (template.HTML, string, e
 		if !strings.ContainsFunc(part, unicode.IsLetter) {
 			continue
 		}
-		found := false
-		for _, l := range lits {
-			if strings.Contains(l, part) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.ContainsFunc(lits, func(l string) bool { return strings.Contains(l, part) }) {
 			return "", "", fmt.Errorf("package %s no longer produces %q (no string in it contains %q)", dir, text, part)
 		}
 	}
-	body := template.HTML(`<div class="code"><pre class="chroma"><code>` + template.HTMLEscapeString(text) + `</code></pre></div>`)
-	return figure("message", "", sourceCaption(dir, r.ui["producedBy"]), body), text, nil
+	return figure("message", "", sourceCaption(dir, r.ui["producedBy"]), plain(text)), text, nil
 }
 
 // packageLiterals returns the string constants of the Go package in dir (its

@@ -35,6 +35,7 @@ type pageData struct {
 	Sections []link // the landing page's list of pages
 }
 
+// loadTemplate parses theme/page.html.
 func loadTemplate(docs fs.FS) (*template.Template, error) {
 	b, err := fs.ReadFile(docs, "theme/page.html")
 	if err != nil {
@@ -68,7 +69,6 @@ func renderPage(tmpl *template.Template, cfg Config, langs []*Language, l *Langu
 			d.Prev = &lk
 		}
 		if j == i+1 {
-			lk := lk
 			d.Next = &lk
 		}
 	}

@@ -41,7 +41,7 @@ func Handler(s *Site, runner *Runner) http.Handler {
 		}
 		var rr runRequest
 		var res runResponse
-		t := (*Transcript)(nil)
+		var t *Transcript
 		if err := json.NewDecoder(req.Body).Decode(&rr); err != nil {
 			res.Error = "bad request: " + err.Error()
 		} else if t = s.Transcripts[rr.Key]; t == nil || t.Chapter == "" {

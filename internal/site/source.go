@@ -40,8 +40,6 @@ type Language struct {
 
 // source is one page in one language, as read from the docs tree.
 type source struct {
-	slug    string
-	lang    string
 	file    string // path in the docs tree
 	title   string
 	summary string // one line for the landing page's list
@@ -123,7 +121,7 @@ func loadSource(docs fs.FS, slug, lang string) (*source, error) {
 		}
 		return nil, err
 	}
-	s := &source{slug: slug, lang: lang, file: file, version: Version(b)}
+	s := &source{file: file, version: Version(b)}
 	meta, body, err := frontMatter(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)

@@ -17,6 +17,7 @@ const (
 	Missing
 )
 
+// String returns the state's name: current, behind or missing.
 func (s TranslationState) String() string {
 	return [...]string{"current", "behind", "missing"}[s]
 }
@@ -31,6 +32,7 @@ type Translation struct {
 	From, Want string
 }
 
+// String returns the line "go run ./docs status" prints for t.
 func (t Translation) String() string {
 	s := fmt.Sprintf("%-4s %-20s %s", t.Lang, t.Page, t.State)
 	if t.State == Behind {
