@@ -245,7 +245,7 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *mes
 		w.WriteHeader(http.StatusAccepted) // the server sends no requests
 	case m.isNotification():
 		if *m.Method == "notifications/cancelled" {
-			hs.cancel(m)
+			hs.calls.cancel(m)
 		} else {
 			h.srv.notify(&hs.session, m)
 		}

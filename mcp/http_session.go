@@ -13,9 +13,7 @@ import (
 type httpSession struct {
 	session
 	lastUsed time.Time // guarded by sessionStore.mu
-
-	mu       sync.Mutex
-	inflight map[string]*call // by idKey; call.cancelled guarded by mu
+	calls    calls     // running handlers, by request id
 }
 
 // serve handles request m in the session. It reports false when
@@ -26,31 +24,9 @@ func (hs *httpSession) serve(ctx context.Context, srv *Server, m *message) ([]by
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	key, cl := idKey(m.ID), &call{cancel: cancel}
-	hs.mu.Lock()
-	hs.inflight[key] = cl
-	hs.mu.Unlock()
+	key, cl := hs.calls.start(m.ID, cancel)
 	resp := srv.handle(ctx, &hs.session, m)
-	hs.mu.Lock()
-	defer hs.mu.Unlock()
-	if hs.inflight[key] == cl {
-		delete(hs.inflight, key)
-	}
-	return resp, !cl.cancelled
-}
-
-// cancel cancels the request in flight that notifications/cancelled m
-// names. Cancellations of unknown or finished requests are ignored.
-func (hs *httpSession) cancel(m *message) {
-	if m.Params == nil || !validID(m.Params.RequestID) {
-		return
-	}
-	hs.mu.Lock()
-	defer hs.mu.Unlock()
-	if cl := hs.inflight[idKey(m.Params.RequestID)]; cl != nil {
-		cl.cancelled = true
-		cl.cancel()
-	}
+	return resp, !hs.calls.finish(key, cl)
 }
 
 // sessionStore holds the open legacy sessions by id. Its size is capped,
@@ -88,7 +64,7 @@ func (st *sessionStore) open() (string, *httpSession) {
 		}
 	}
 	id := rand.Text()
-	hs := &httpSession{lastUsed: now, inflight: make(map[string]*call)}
+	hs := &httpSession{lastUsed: now}
 	st.m[id] = hs
 	return id, hs
 }

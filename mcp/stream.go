@@ -72,8 +72,7 @@ type conn struct {
 	w    io.Writer
 	werr error
 
-	mu       sync.Mutex
-	inflight map[string]*call // by idKey
+	calls calls // running handlers, by request id
 }
 
 // readBufferSize is the size of a connection's read buffer; longer lines
@@ -91,7 +90,7 @@ const never = time.Duration(math.MaxInt64)
 // newConn returns a connection serving r and w for s until ctx is done.
 func newConn(ctx context.Context, s *Server, r io.Reader, w io.Writer) *conn {
 	return &conn{
-		srv: s, w: w, inflight: make(map[string]*call),
+		srv: s, w: w,
 		ctx: ctx, br: bufio.NewReaderSize(r, readBufferSize), readDone: make(chan struct{}),
 	}
 }
@@ -99,7 +98,54 @@ func newConn(ctx context.Context, s *Server, r io.Reader, w io.Writer) *conn {
 // call is a request whose handler is running.
 type call struct {
 	cancel    context.CancelFunc
-	cancelled bool // guarded by conn.mu
+	cancelled bool // by notifications/cancelled; guarded by calls.mu
+}
+
+// calls holds the requests of one connection or session whose handlers
+// are running, by idKey, for notifications/cancelled to cancel. The zero
+// value is empty and ready to use.
+type calls struct {
+	mu sync.Mutex
+	m  map[string]*call
+}
+
+// start records that the handler of the request id is running, cancelled
+// by cancel, and returns the call with its key for finish.
+func (cs *calls) start(id json.RawMessage, cancel context.CancelFunc) (string, *call) {
+	key, cl := idKey(id), &call{cancel: cancel}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.m == nil {
+		cs.m = make(map[string]*call)
+	}
+	cs.m[key] = cl
+	return key, cl
+}
+
+// finish forgets the call start returned, whose handler has returned, and
+// reports whether it was cancelled, in which case its response is not sent.
+func (cs *calls) finish(key string, cl *call) (cancelled bool) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.m[key] == cl { // not a later request reusing the id
+		delete(cs.m, key)
+	}
+	return cl.cancelled
+}
+
+// cancel cancels the running request that notifications/cancelled m names.
+// Invalid cancellations, and those of unknown or finished requests, are
+// ignored.
+func (cs *calls) cancel(m *message) {
+	if m.Params == nil || !validID(m.Params.RequestID) {
+		return
+	}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cl := cs.m[idKey(m.Params.RequestID)]; cl != nil {
+		cl.cancelled = true
+		cl.cancel()
+	}
 }
 
 // read reads lines until the input ends, serving each, or until it hands
@@ -225,22 +271,13 @@ func isHandlerMethod(method string) bool {
 // still the reader.
 func (c *conn) run(ctx context.Context, m *message, handoff *time.Timer) bool {
 	ctx, cancel := context.WithCancel(ctx)
-	key := idKey(m.ID)
-	cl := &call{cancel: cancel}
-	c.mu.Lock()
-	c.inflight[key] = cl
-	c.mu.Unlock()
+	key, cl := c.calls.start(m.ID, cancel)
 	c.wg.Add(1)
 	defer c.wg.Done()
 	handoff.Reset(handoffDelay)
 	resp := c.srv.handle(ctx, &c.ss, m)
 	reader := handoff.Stop()
-	c.mu.Lock()
-	cancelled := cl.cancelled
-	if c.inflight[key] == cl {
-		delete(c.inflight, key)
-	}
-	c.mu.Unlock()
+	cancelled := c.calls.finish(key, cl)
 	cancel()
 	if !cancelled {
 		c.write(resp)
@@ -250,18 +287,10 @@ func (c *conn) run(ctx context.Context, m *message, handoff *time.Timer) bool {
 
 // notify handles a notification: cancellation here, the rest by the server.
 func (c *conn) notify(m *message) {
-	if *m.Method != "notifications/cancelled" {
+	if *m.Method == "notifications/cancelled" {
+		c.calls.cancel(m)
+	} else {
 		c.srv.notify(&c.ss, m)
-		return
-	}
-	if m.Params == nil || !validID(m.Params.RequestID) {
-		return // invalid cancellations are ignored
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if cl := c.inflight[idKey(m.Params.RequestID)]; cl != nil {
-		cl.cancelled = true
-		cl.cancel()
 	}
 }
 
