@@ -335,12 +335,12 @@ func modernStatus(id json.RawMessage, resp []byte) int {
 // encodeError writes it, or 0 when the line carries a result. Only the error
 // object is decoded, never a result.
 func errorCode(id json.RawMessage, line []byte) int {
-	rest, ok := bytes.CutPrefix(line, []byte(`{"jsonrpc":"2.0","id":`))
+	rest, ok := bytes.CutPrefix(line, []byte(responsePrefix))
 	if ok {
 		rest, ok = bytes.CutPrefix(rest, id)
 	}
 	if ok {
-		rest, ok = bytes.CutPrefix(rest, []byte(`,"error":`))
+		rest, ok = bytes.CutPrefix(rest, []byte(errorMember))
 	}
 	if !ok {
 		return 0

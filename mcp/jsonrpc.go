@@ -166,20 +166,11 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // encodeResult returns the response line (ending in a newline) carrying
 // result for id. A result that cannot be marshalled becomes an internal error.
 func encodeResult(id json.RawMessage, result any) []byte {
-	buf := bufPool.Get().(*bytes.Buffer)
-	defer bufPool.Put(buf)
-	buf.Reset()
-	buf.WriteString(`{"jsonrpc":"2.0","id":`)
-	buf.Write(id)
-	buf.WriteString(`,"result":`)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(result); err != nil {
+	line, err := encodeResponse(id, resultMember, result)
+	if err != nil {
 		return encodeError(id, newError(CodeInternalError, "the result could not be encoded"))
 	}
-	buf.Truncate(buf.Len() - 1) // Encode's newline
-	buf.WriteString("}\n")
-	return bytes.Clone(buf.Bytes())
+	return line
 }
 
 // encodeError returns the response line carrying e for id (null when nil).
@@ -187,20 +178,36 @@ func encodeError(id json.RawMessage, e *Error) []byte {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
+	line, err := encodeResponse(id, errorMember, e)
+	if err != nil {
+		// Only Data can fail to marshal; send the error without it.
+		line, _ = encodeResponse(id, errorMember, &Error{Code: e.Code, Message: e.Message})
+	}
+	return line
+}
+
+// The text of a response line around its id, as encodeResponse writes it.
+const (
+	responsePrefix = `{"jsonrpc":"2.0","id":`
+	resultMember   = `,"result":`
+	errorMember    = `,"error":`
+)
+
+// encodeResponse returns the response line for id whose member (resultMember
+// or errorMember) holds v, without escaping HTML characters.
+func encodeResponse(id json.RawMessage, member string, v any) ([]byte, error) {
 	buf := bufPool.Get().(*bytes.Buffer)
 	defer bufPool.Put(buf)
 	buf.Reset()
-	buf.WriteString(`{"jsonrpc":"2.0","id":`)
+	buf.WriteString(responsePrefix)
 	buf.Write(id)
-	buf.WriteString(`,"error":`)
+	buf.WriteString(member)
 	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(e); err != nil {
-		// Only Data can fail to marshal; send the error without it.
-		buf.Truncate(len(`{"jsonrpc":"2.0","id":`) + len(id) + len(`,"error":`))
-		enc.Encode(&Error{Code: e.Code, Message: e.Message})
+	if err := enc.Encode(v); err != nil {
+		return nil, err
 	}
-	buf.Truncate(buf.Len() - 1)
+	buf.Truncate(buf.Len() - 1) // Encode's newline
 	buf.WriteString("}\n")
-	return bytes.Clone(buf.Bytes())
+	return bytes.Clone(buf.Bytes()), nil
 }
