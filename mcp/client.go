@@ -413,6 +413,13 @@ func (c *Client) outgoing(id int64, method string, p *clientParams) (*Outgoing, 
 	return m, nil
 }
 
+// cancelledLine returns the notifications/cancelled message that tells a
+// server the request id is cancelled, for reason.
+func cancelledLine(id int64, reason string) ([]byte, error) {
+	return json.Marshal(&clientMessage{JSONRPC: "2.0", Method: "notifications/cancelled",
+		Params: &clientParams{RequestID: id, Reason: reason}})
+}
+
 // decodeResult decodes the result of method into v.
 func decodeResult(method string, res json.RawMessage, v any) error {
 	if err := json.Unmarshal(res, v); err != nil {

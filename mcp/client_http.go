@@ -276,8 +276,7 @@ func readEvents(r io.Reader, id int64) ([]byte, error) {
 // cancelRequest tells a legacy server that m is cancelled, without waiting
 // for more than httpCancelTimeout.
 func (t *httpTransport) cancelRequest(m *Outgoing) {
-	line, err := json.Marshal(&clientMessage{JSONRPC: "2.0", Method: "notifications/cancelled",
-		Params: &clientParams{RequestID: m.ID, Reason: "the client cancelled the call"}})
+	line, err := cancelledLine(m.ID, "the client cancelled the call")
 	if err != nil {
 		return
 	}

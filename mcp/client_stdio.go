@@ -176,9 +176,7 @@ func (t *command) forget(id int64) {
 // cancel tells the server that the request id is cancelled. The request
 // has failed already, so a failure to tell is of no consequence.
 func (t *command) cancel(id int64, reason error) {
-	line, err := json.Marshal(&clientMessage{JSONRPC: "2.0", Method: "notifications/cancelled",
-		Params: &clientParams{RequestID: id, Reason: reason.Error()}})
-	if err == nil {
+	if line, err := cancelledLine(id, reason.Error()); err == nil {
 		t.write(line)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -158,8 +157,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) *httpError {
 	var tooLong *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLong):
-		return refuse(http.StatusRequestEntityTooLarge, CodeInvalidRequest,
-			fmt.Sprintf("message longer than the %d-byte limit", h.opts.MaxBodyBytes))
+		return refuse(http.StatusRequestEntityTooLarge, CodeInvalidRequest, tooLongDetail(h.opts.MaxBodyBytes))
 	case err != nil:
 		return refuse(http.StatusBadRequest, CodeInvalidRequest, "the request body could not be read")
 	}

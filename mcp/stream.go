@@ -213,8 +213,13 @@ func (c *conn) readLine() ([]byte, error) {
 
 // tooLong answers a line longer than Options.MaxLineBytes.
 func (c *conn) tooLong() {
-	c.write(c.srv.fail(nil, "", newError(CodeInvalidRequest,
-		fmt.Sprintf("message longer than the %d-byte limit", c.srv.opts.MaxLineBytes))))
+	c.write(c.srv.fail(nil, "", newError(CodeInvalidRequest, tooLongDetail(int64(c.srv.opts.MaxLineBytes)))))
+}
+
+// tooLongDetail is the detail of the error answering a message longer
+// than limit bytes, on a stream or over HTTP.
+func tooLongDetail(limit int64) string {
+	return fmt.Sprintf("message longer than the %d-byte limit", limit)
 }
 
 // skipLine discards input up to and including the next newline.

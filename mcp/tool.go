@@ -109,14 +109,14 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 		panic(fmt.Sprintf("mcp: tool %q: arguments must be a struct or map type: %v", t.Name, err))
 	}
 	var out *jsonschema.Schema // the output schema, if results are structured
-	if _, ok := any((*Out)(nil)).(*string); !ok {
-		if _, ok := any((*Out)(nil)).(**CallToolResult); !ok {
-			if out, err = jsonschema.For[Out](nil); err != nil {
-				panic(fmt.Sprintf("mcp: tool %q: cannot infer output schema: %v", t.Name, err))
-			}
-			if out.Type != "object" {
-				out = nil
-			}
+	switch any((*Out)(nil)).(type) {
+	case *string, **CallToolResult:
+	default:
+		if out, err = jsonschema.For[Out](nil); err != nil {
+			panic(fmt.Sprintf("mcp: tool %q: cannot infer output schema: %v", t.Name, err))
+		}
+		if out.Type != "object" {
+			out = nil
 		}
 	}
 	rt := &registeredTool{name: t.Name, schema: compileSchema(in)}
@@ -178,8 +178,8 @@ func resultFunc[Out any]() func(Out) (*CallToolResult, error) {
 			return &CallToolResult{Content: []Content{}}, nil
 		}
 	}
-	structured := reflect.TypeFor[Out]().Kind() == reflect.Struct ||
-		reflect.TypeFor[Out]().Kind() == reflect.Map
+	kind := reflect.TypeFor[Out]().Kind()
+	structured := kind == reflect.Struct || kind == reflect.Map
 	return func(out Out) (*CallToolResult, error) {
 		raw, err := json.Marshal(out)
 		if err != nil {
