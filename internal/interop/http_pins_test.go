@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	guide "github.com/mcpbookshop/guide/mcp"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -53,8 +54,8 @@ func TestPinsOverHTTP(t *testing.T) {
 	}
 }
 
-// pinned is what replay reads of a request line.
-type pinned struct {
+// requestLine is what replay reads of a request line.
+type requestLine struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
 	Params struct {
@@ -74,7 +75,7 @@ func replay(t *testing.T, url string, reqs []byte) []byte {
 	var out bytes.Buffer
 	var session, version string
 	for line := range strings.Lines(string(reqs)) {
-		var m pinned
+		var m requestLine
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatalf("request %s: %v", line, err)
 		}
@@ -151,9 +152,10 @@ func wantStatus(modern bool, body []byte) int {
 		return http.StatusOK
 	}
 	switch r.Error.Code {
-	case -32601:
+	case guide.CodeMethodNotFound:
 		return http.StatusNotFound
-	case -32700, -32600, -32602, -32020, -32021, -32022:
+	case guide.CodeParseError, guide.CodeInvalidRequest, guide.CodeInvalidParams,
+		guide.CodeHeaderMismatch, guide.CodeMissingRequiredClientCapability, guide.CodeUnsupportedProtocolVersion:
 		return http.StatusBadRequest
 	}
 	return http.StatusOK
