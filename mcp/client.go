@@ -87,9 +87,12 @@ type ClientOptions struct {
 
 // Defaults of [ClientOptions].
 const (
-	DefaultClientName    = "mcpbookshop-client"
+	// DefaultClientName is the client's name in clientInfo.
+	DefaultClientName = "mcpbookshop-client"
+	// DefaultClientVersion is the client's version in clientInfo.
 	DefaultClientVersion = "1.0.0"
-	DefaultProbeTimeout  = 5 * time.Second
+	// DefaultProbeTimeout bounds the wait for the answer to server/discover.
+	DefaultProbeTimeout = 5 * time.Second
 )
 
 // Connect opens a client connection over t. Unless opts pins an era, it

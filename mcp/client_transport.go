@@ -8,8 +8,9 @@ import (
 
 // A Transport carries the messages of a [Client] to one server and brings
 // back the responses. [CommandTransport] talks to a server process over
-// stdio and [InProcessTransport] to a [Server] in the same process; another
-// transport only has to implement these three methods.
+// stdio, [HTTPTransport] to an endpoint over Streamable HTTP, and
+// [InProcessTransport] to a [Server] in the same process; another transport
+// only has to implement these three methods.
 //
 // A Transport must be safe for concurrent use: a Client calls it from as many
 // goroutines as its own caller does.
@@ -50,11 +51,12 @@ type Outgoing struct {
 // closed: by [Client.Close], or by the server going away.
 var ErrClosed = errors.New("mcp: connection closed")
 
-// InProcessTransport returns a transport to s in the same process. Each
-// request is decoded and handled by s on a connection of its own, as a line
-// from a stream would be, with no pipe and no goroutine between them unless
-// the request can be cancelled. Cancelling a call's context cancels the
-// handler's context directly, as notifications/cancelled would.
+// InProcessTransport returns a transport to s in the same process: one
+// connection, whose session the transport keeps. Each request is decoded
+// and handled by s as a line from a stream would be, with no pipe between
+// them, and on the calling goroutine unless the call's context can be
+// cancelled. Cancelling a call's context cancels the handler's context
+// directly, as notifications/cancelled would.
 func InProcessTransport(s *Server) Transport {
 	return &inProcess{srv: s}
 }

@@ -16,7 +16,8 @@ import (
 
 // Tool describes a tool to the client.
 type Tool struct {
-	// Name identifies the tool: 1 to 128 characters of A-Z, a-z, 0-9, _, - and ".".
+	// Name identifies the tool: 1 to 128 characters of A-Z, a-z, 0-9, _, -
+	// and ".".
 	Name string
 	// Title is an optional human-readable name.
 	Title string
