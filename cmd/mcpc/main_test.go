@@ -36,26 +36,26 @@ func dyingServer() {
 // refusingServer answers every request as a modern server that does not
 // speak the client's protocol version does.
 func refusingServer() {
-	sc := bufio.NewScanner(os.Stdin)
-	for sc.Scan() {
-		var m struct{ ID json.RawMessage }
-		if json.Unmarshal(sc.Bytes(), &m) == nil && m.ID != nil {
-			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2027-01-01"],"requested":"2026-07-28"}}}`+"\n", m.ID)
-		}
-	}
+	answerEach(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2027-01-01"],"requested":"2026-07-28"}}}`)
 }
 
 // failingServer answers every request with an empty result, and exits with
 // status 2 at the end of its input.
 func failingServer() {
+	answerEach(`{"jsonrpc":"2.0","id":%s,"result":{}}`)
+	os.Exit(2)
+}
+
+// answerEach answers every request on stdin, until its end, with the line
+// reply, whose %s is the request's id.
+func answerEach(reply string) {
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
 		var m struct{ ID json.RawMessage }
 		if json.Unmarshal(sc.Bytes(), &m) == nil && m.ID != nil {
-			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{}}`+"\n", m.ID)
+			fmt.Printf(reply+"\n", m.ID)
 		}
 	}
-	os.Exit(2)
 }
 
 // babblingServer writes a line that is not JSON-RPC.
