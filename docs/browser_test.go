@@ -86,6 +86,8 @@ type console struct {
 	errs []string
 }
 
+// watch collects, in the background, the errors the pages of ctx's browser
+// tab write to its console.
 func (c *console) watch(ctx context.Context) {
 	messages := chromedp.Console(ctx)
 	go func() {
@@ -102,13 +104,16 @@ func (c *console) watch(ctx context.Context) {
 	}()
 }
 
-// take returns the errors so far and forgets them.
-func (c *console) take() []string {
+// check fails t if a page wrote errors since the last check, and forgets
+// them; what says where.
+func (c *console) check(t *testing.T, what string) {
+	t.Helper()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	errs := c.errs
+	if len(c.errs) > 0 {
+		t.Errorf("%s: console errors:\n%s", what, strings.Join(c.errs, "\n"))
+	}
 	c.errs = nil
-	return errs
 }
 
 // TestBrowser drives headless Chromium through the served guide.
@@ -152,13 +157,14 @@ func TestBrowser(t *testing.T) {
 	var con console
 	con.watch(ctx)
 
-	// visit opens a page of the site and fails on any console error.
+	// visit opens a page of the site and waits for its body.
 	visit := func(t *testing.T, page string) {
 		t.Helper()
 		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+page), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
 			t.Fatalf("%s: %v", page, err)
 		}
 	}
+	// eval evaluates expr in the page, awaiting a promise, into v.
 	eval := func(t *testing.T, expr string, v any) {
 		t.Helper()
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage](expr, chromedp.EvalAwaitPromise))
@@ -211,9 +217,7 @@ func TestBrowser(t *testing.T) {
 			if want := map[bool]string{true: testLang, false: site.SourceLanguage}[strings.HasPrefix(page, testLang+"/")]; lang != want {
 				t.Errorf("%s: lang=%q, want %q", page, lang, want)
 			}
-			if errs := con.take(); len(errs) > 0 {
-				t.Errorf("%s: console errors:\n%s", page, strings.Join(errs, "\n"))
-			}
+			con.check(t, page)
 		}
 		checked := 0
 		for link := range links {
@@ -278,9 +282,7 @@ func TestBrowser(t *testing.T) {
 		if notes == 0 || buttons != 0 {
 			t.Errorf("the static page has %d run notes and %d Run buttons, want notes and no buttons", notes, buttons)
 		}
-		if errs := con.take(); len(errs) > 0 {
-			t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
-		}
+		con.check(t, "the static site")
 	})
 
 	t.Run("language switcher", func(t *testing.T) {
@@ -349,9 +351,7 @@ func TestBrowser(t *testing.T) {
 				t.Errorf("exchange %d: live response\n%s\nwant the pinned\n%s", i, p[1], p[0])
 			}
 		}
-		if errs := con.take(); len(errs) > 0 {
-			t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
-		}
+		con.check(t, "tool-errors.html after Run")
 		if *screenshots != "" {
 			png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(fig)))
 			if err != nil {
@@ -425,9 +425,7 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		shot(t, dir, "print-protocol-errors", png)
-		if errs := con.take(); len(errs) > 0 {
-			t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
-		}
+		con.check(t, "the screenshots' pages")
 	})
 }
 
