@@ -242,11 +242,7 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *mes
 	case m.isResponse():
 		w.WriteHeader(http.StatusAccepted) // the server sends no requests
 	case m.isNotification():
-		if *m.Method == "notifications/cancelled" {
-			hs.calls.cancel(m)
-		} else {
-			h.srv.notify(&hs.session, m)
-		}
+		hs.calls.notify(m)
 		w.WriteHeader(http.StatusAccepted)
 	default:
 		resp, ok := hs.serve(r.Context(), h.srv, m)

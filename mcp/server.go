@@ -81,9 +81,8 @@ func NewServer(name, version string, opts *Options) *Server {
 // session is the protocol state of one connection (a stream, or an HTTP
 // session): the legacy version negotiated by initialize, if any.
 type session struct {
-	mu          sync.Mutex
-	version     string // negotiated legacy version; "" before initialize
-	initialized bool   // notifications/initialized received
+	mu      sync.Mutex
+	version string // negotiated legacy version; "" before initialize
 }
 
 // legacyVersion returns the negotiated legacy version, or "" before
@@ -94,14 +93,12 @@ func (ss *session) legacyVersion() string {
 	return ss.version
 }
 
-// request is one request being served: the decoded message and the era it
-// is served in.
+// request is one request being served: its method and params, and the era
+// it is served in.
 type request struct {
-	msg     *message
-	method  string
-	params  *params // never nil
-	modern  bool
-	version string
+	method string
+	params *params // never nil
+	modern bool
 }
 
 // noParams stands in for absent params.
@@ -111,7 +108,7 @@ var noParams = new(params)
 // rejects it: modern _meta wins; then a legacy session; "ping" is allowed
 // before initialize.
 func (s *Server) classify(ss *session, m *message) (request, *Error) {
-	r := request{msg: m, method: *m.Method, params: m.Params}
+	r := request{method: *m.Method, params: m.Params}
 	if r.params == nil {
 		r.params = noParams
 	}
@@ -123,11 +120,10 @@ func (s *Server) classify(ss *session, m *message) (request, *Error) {
 		if meta.ClientCapabilities == nil {
 			return r, newError(CodeInvalidParams, `params._meta is missing "`+metaClientCapabilities+`"`)
 		}
-		r.modern, r.version = true, v
+		r.modern = true
 		return r, nil
 	}
-	r.version = ss.legacyVersion()
-	if r.version == "" && r.method != "initialize" && r.method != "ping" {
+	if ss.legacyVersion() == "" && r.method != "initialize" && r.method != "ping" {
 		return r, newError(CodeInvalidParams, errNoVersion)
 	}
 	return r, nil
@@ -236,15 +232,6 @@ func (s *Server) hasTools() bool { return len(s.tools) > 0 }
 // hasResources reports whether the server offers resources: fixed ones,
 // templates, or both.
 func (s *Server) hasResources() bool { return len(s.static)+len(s.tmpls) > 0 }
-
-// notify handles a notification. Unknown ones are ignored, as the spec asks.
-func (s *Server) notify(ss *session, m *message) {
-	if *m.Method == "notifications/initialized" {
-		ss.mu.Lock()
-		ss.initialized = ss.version != ""
-		ss.mu.Unlock()
-	}
-}
 
 // capabilities is the ServerCapabilities object.
 type capabilities struct {

@@ -133,11 +133,13 @@ func (cs *calls) finish(key string, cl *call) (cancelled bool) {
 	return cl.cancelled
 }
 
-// cancel cancels the running request that notifications/cancelled m names.
-// Invalid cancellations, and those of unknown or finished requests, are
-// ignored.
-func (cs *calls) cancel(m *message) {
-	if m.Params == nil || !validID(m.Params.RequestID) {
+// notify handles the notification m: notifications/cancelled cancels the
+// running request it names. Every other notification is ignored: the
+// server sends no requests, so notifications/initialized changes nothing,
+// and the spec asks that unknown ones be ignored. So are invalid
+// cancellations, and those of unknown or finished requests.
+func (cs *calls) notify(m *message) {
+	if *m.Method != "notifications/cancelled" || m.Params == nil || !validID(m.Params.RequestID) {
 		return
 	}
 	cs.mu.Lock()
@@ -254,7 +256,7 @@ func (c *conn) serveLine(ctx context.Context, line []byte, handoff *time.Timer) 
 	case m.isResponse():
 		// the server sends no requests, so no response is awaited
 	case m.isNotification():
-		c.notify(m)
+		c.calls.notify(m)
 	case isHandlerMethod(*m.Method):
 		return c.run(ctx, m, handoff)
 	default:
@@ -288,15 +290,6 @@ func (c *conn) run(ctx context.Context, m *message, handoff *time.Timer) bool {
 		c.write(resp)
 	}
 	return reader
-}
-
-// notify handles a notification: cancellation here, the rest by the server.
-func (c *conn) notify(m *message) {
-	if *m.Method == "notifications/cancelled" {
-		c.calls.cancel(m)
-	} else {
-		c.srv.notify(&c.ss, m)
-	}
 }
 
 // idKey identifies a request id: the same string, or the same number text.
@@ -334,7 +327,7 @@ func (c *conn) serveBatch(ctx context.Context, line []byte) {
 			out = append(out, c.srv.fail(derr.id, "", derr.err))
 		case m.isResponse():
 		case m.isNotification():
-			c.notify(m)
+			c.calls.notify(m)
 		default:
 			out = append(out, c.srv.handle(ctx, &c.ss, m))
 		}
