@@ -143,7 +143,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.Method+" is not supported: send each JSON-RPC message in a POST")
 	}
 	if herr != nil {
-		h.reply(w, herr.status, h.srv.fail(herr.id, herr.method, herr.err))
+		writeResponse(w, herr.status, h.srv.fail(herr.id, herr.method, herr.err))
 	}
 }
 
@@ -168,11 +168,11 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) *httpError {
 	}
 	m, derr := decode(body)
 	if derr != nil {
-		h.reply(w, http.StatusBadRequest, h.srv.fail(derr.id, "", derr.err))
+		writeResponse(w, http.StatusBadRequest, h.srv.fail(derr.id, "", derr.err))
 		return nil
 	}
 	if v := r.Header.Get(headerProtocolVersion); v != "" && !slices.Contains(SupportedVersions, v) {
-		h.reply(w, http.StatusBadRequest, h.srv.fail(m.ID, methodOf(m), unsupportedVersion(v)))
+		writeResponse(w, http.StatusBadRequest, h.srv.fail(m.ID, methodOf(m), unsupportedVersion(v)))
 		return nil
 	}
 	if isModern(r, m) {
@@ -219,11 +219,11 @@ func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *mes
 		return
 	}
 	if e := checkHeaders(r.Header, m); e != nil {
-		h.reply(w, http.StatusBadRequest, h.srv.fail(m.ID, *m.Method, e))
+		writeResponse(w, http.StatusBadRequest, h.srv.fail(m.ID, *m.Method, e))
 		return
 	}
 	resp := h.srv.handle(r.Context(), new(session), m)
-	h.reply(w, modernStatus(m.ID, resp), resp)
+	writeResponse(w, modernStatus(m.ID, resp), resp)
 }
 
 // serveLegacy serves a message of the session-based protocol.
@@ -251,7 +251,7 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *mes
 			// so the connection closes without one.
 			panic(http.ErrAbortHandler)
 		}
-		h.reply(w, http.StatusOK, resp)
+		writeResponse(w, http.StatusOK, resp)
 	}
 	return nil
 }
@@ -271,7 +271,7 @@ func (h *httpHandler) initialize(w http.ResponseWriter, r *http.Request, m *mess
 	} else {
 		w.Header().Set(headerSessionID, id)
 	}
-	h.reply(w, http.StatusOK, resp)
+	writeResponse(w, http.StatusOK, resp)
 	return nil
 }
 
@@ -304,8 +304,9 @@ func (h *httpHandler) endSession(w http.ResponseWriter, r *http.Request) *httpEr
 	return nil
 }
 
-// reply writes a JSON-RPC response line as the body of an HTTP response.
-func (h *httpHandler) reply(w http.ResponseWriter, status int, line []byte) {
+// writeResponse writes a JSON-RPC response line as the body of an HTTP
+// response with the given status.
+func writeResponse(w http.ResponseWriter, status int, line []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(line)
