@@ -92,9 +92,8 @@
     var from = Math.max(0, at - 50);
     return (from > 0 ? "…" : "") + text.slice(from, at + 90) + "…";
   }
-  function search(query) {
-    var terms = query.toLowerCase().split(/\s+/).filter(Boolean);
-    if (!terms.length) { return []; }
+  // search returns the best entries holding every term (lower case).
+  function search(terms) {
     var hits = [];
     (window.guideSearchIndex || []).forEach(function (e) {
       var head = (e.p + " " + e.h).toLowerCase();
@@ -115,7 +114,7 @@
     var query = input.value.trim();
     if (!query) { list.hidden = true; list.innerHTML = ""; return; }
     var terms = query.toLowerCase().split(/\s+/).filter(Boolean);
-    var hits = search(query);
+    var hits = search(terms);
     list.innerHTML = hits.length ? hits.map(function (e) {
       return "<li><a href=\"" + escapeHTML(root + e.u) + "\"><span class=\"where\">" + escapeHTML(e.p) +
         "</span><span class=\"heading\">" + mark(e.h || e.p, terms) + "</span><span class=\"snippet\">" +
