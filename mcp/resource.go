@@ -68,6 +68,9 @@ type registeredTemplate struct {
 	handler ResourceHandler
 }
 
+// defaultMIMEType is the MIME type of a resource that names none.
+const defaultMIMEType = "text/plain"
+
 // AddResource registers a resource with a fixed URI. It panics if the URI is
 // taken.
 func (s *Server) AddResource(r Resource, h ResourceHandler) {
@@ -75,7 +78,7 @@ func (s *Server) AddResource(r Resource, h ResourceHandler) {
 		panic(fmt.Sprintf("mcp: resource %q registered twice", r.URI))
 	}
 	if r.MIMEType == "" {
-		r.MIMEType = "text/plain"
+		r.MIMEType = defaultMIMEType
 	}
 	rr := &registeredResource{r, h}
 	s.static = append(s.static, rr)
@@ -91,7 +94,7 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
 		panic(fmt.Sprintf("mcp: resource template %q: %v", t.URITemplate, err))
 	}
 	if t.MIMEType == "" {
-		t.MIMEType = "text/plain"
+		t.MIMEType = defaultMIMEType
 	}
 	s.tmpls = append(s.tmpls, &registeredTemplate{t, tmpl, h})
 }

@@ -260,7 +260,7 @@ func (s *Server) runTool(ctx context.Context, t *registeredTool, args json.RawMe
 	defer func() {
 		if v := recover(); v != nil {
 			s.log.Error("panic in tool handler", "tool", name, "panic", v, "stack", string(debug.Stack()))
-			res, perr = &CallToolResult{Content: []Content{TextContent("Error executing tool " + name)}, IsError: true}, nil
+			res, perr = toolErrorResult("Error executing tool "+name), nil
 		}
 	}()
 	if msg := t.schema.check(args); msg != "" {
@@ -279,5 +279,11 @@ func (s *Server) runTool(ctx context.Context, t *registeredTool, args json.RawMe
 // toolError logs a tool error and returns the result that reports it.
 func (s *Server) toolError(ctx context.Context, name, msg string) *CallToolResult {
 	s.log.LogAttrs(ctx, slog.LevelInfo, "tool error", slog.String("tool", name), slog.String("error", msg))
-	return &CallToolResult{Content: []Content{TextContent("Error executing tool " + name + ": " + msg)}, IsError: true}
+	return toolErrorResult("Error executing tool " + name + ": " + msg)
+}
+
+// toolErrorResult returns the tool error result whose one text block is
+// text.
+func toolErrorResult(text string) *CallToolResult {
+	return &CallToolResult{Content: []Content{TextContent(text)}, IsError: true}
 }
