@@ -2,11 +2,11 @@
 //
 // Run from anywhere in the repository:
 //
-//	go run ./docs                 serve the guide at http://127.0.0.1:8080/
-//	go run ./docs -addr :9000     serve it on another address
-//	go run ./docs build           write the static site into site/
-//	go run ./docs build -o DIR    write it into DIR
-//	go run ./docs status          list translations and whether they are current
+//	go run ./docs                       serve the guide at http://127.0.0.1:8080/
+//	go run ./docs -addr 127.0.0.1:9000  serve it on another address
+//	go run ./docs build                 write the static site into site/
+//	go run ./docs build -o DIR          write it into DIR
+//	go run ./docs status                list translations and whether they are current
 //
 // The served guide has a Run button under each chapter transcript: it sends
 // the same requests to the chapter's real server, built once with go build,

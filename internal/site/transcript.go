@@ -73,9 +73,9 @@ func (t *Transcript) exchanges() ([]exchange, error) {
 
 // loadTranscript reads and checks one case of an archive.
 func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
-	key := archive + "#" + name
-	if t, ok := r.transcripts[key]; ok {
-		return t, nil
+	t := &Transcript{Archive: archive, Case: name}
+	if cached, ok := r.transcripts[t.Key()]; ok {
+		return cached, nil
 	}
 	if !strings.HasPrefix(archive, scriptsDir+"/") || path.Ext(archive) != ".txtar" {
 		return nil, fmt.Errorf("%s: not a testscript archive under %s", archive, scriptsDir)
@@ -99,7 +99,7 @@ func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
 	if !checksWithCmp(a.Comment, wantFile) {
 		return nil, fmt.Errorf("%s: no script line \"cmp stdout %s\" checks case %s", archive, wantFile, name)
 	}
-	t := &Transcript{Archive: archive, Case: name, Requests: lines(files[reqFile]), Replies: lines(files[wantFile])}
+	t.Requests, t.Replies = lines(files[reqFile]), lines(files[wantFile])
 	chapter := chaptersDir + "/" + path.Base(path.Dir(archive))
 	if fi, err := fs.Stat(r.root, chapter); err == nil && fi.IsDir() {
 		t.Chapter = chapter
@@ -107,7 +107,7 @@ func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
 	if _, err := t.exchanges(); err != nil {
 		return nil, fmt.Errorf("%s: case %s: %v", archive, name, err)
 	}
-	r.transcripts[key] = t
+	r.transcripts[t.Key()] = t
 	return t, nil
 }
 
