@@ -157,8 +157,7 @@ func (e *argumentError) Error() string { return e.msg }
 
 // describeDecodeError says which argument could not be decoded.
 func describeDecodeError(err error) string {
-	var typ *json.UnmarshalTypeError
-	if errors.As(err, &typ) && typ.Field != "" {
+	if typ := typeError(err); typ != nil && typ.Field != "" {
 		return "/" + typ.Field + ": cannot hold the " + typ.Value + " given"
 	}
 	return err.Error()
