@@ -15,9 +15,6 @@
 //	exchange req/success.jsonl 01-tool-errors
 //	cmp stdout want/success.jsonl
 //
-// Sending one line at a time makes the order of the replies deterministic
-// although the server handles requests concurrently.
-//
 // The command fails if a reply does not arrive in time, if the server writes
 // anything to stdout that is not a JSON-RPC message, or if, once its input is
 // closed, the server does not exit with status 0 within
