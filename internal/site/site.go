@@ -115,7 +115,7 @@ func Build(cfg Config) (*Site, error) {
 			if p == nil {
 				continue
 			}
-			b, err := renderPage(tmpl, cfg, langs, l, slugs, pages, i)
+			b, err := renderPage(tmpl, cfg.Live, langs, l, slugs, pages, i)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %v", p.src.file, err)
 			}
@@ -205,7 +205,7 @@ func (p *page) render(md goldmark.Markdown, res *resolver, rewrite func(dest str
 		return err
 	}
 	p.content = template.HTML(b.String())
-	p.sections = sections(p, src)
+	p.sections = sections(p)
 	return nil
 }
 
@@ -281,8 +281,9 @@ type searchEntry struct {
 	Text    string `json:"t"`
 }
 
-// sections splits a page into search entries, one per heading.
-func sections(p *page, src []byte) []searchEntry {
+// sections splits a rendered page into search entries, one per heading.
+func sections(p *page) []searchEntry {
+	src := p.src.body
 	cur := searchEntry{Page: p.src.title, URL: p.url}
 	var out []searchEntry
 	var text []string
