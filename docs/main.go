@@ -3,7 +3,7 @@
 // Run from anywhere in the repository:
 //
 //	go run ./docs                       serve the guide at http://127.0.0.1:8080/
-//	go run ./docs -addr 127.0.0.1:9000  serve it on another address
+//	go run ./docs -addr :9000           serve it on another port (still loopback only)
 //	go run ./docs build                 write the static site into site/
 //	go run ./docs build -o DIR          write it into DIR
 //	go run ./docs status                list translations and whether they are current
@@ -29,6 +29,7 @@ import (
 	"syscall"
 
 	"github.com/mcpbookshop/guide/internal/site"
+	"github.com/mcpbookshop/guide/mcp"
 )
 
 // defaultAddr is where the guide is served unless -addr says otherwise:
@@ -102,6 +103,10 @@ func serve(root, addr string) error {
 	defer runner.Close()
 	live := &liveSite{root: root, runner: runner}
 	if _, err := live.current(); err != nil {
+		return err
+	}
+	addr, err := mcp.HTTPAddr(addr) // a bare port means loopback, as for the chapters
+	if err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", addr)
