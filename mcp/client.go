@@ -204,20 +204,6 @@ func (c *Client) ProtocolVersion() string { return c.version }
 // Close closes the connection (see [Transport]).
 func (c *Client) Close() error { return c.t.Close() }
 
-// ToolInfo describes a tool as tools/list reports it.
-type ToolInfo struct {
-	// Name identifies the tool in [Client.CallTool].
-	Name string `json:"name"`
-	// Title is an optional human-readable name.
-	Title string `json:"title,omitempty"`
-	// Description tells the model what the tool does.
-	Description string `json:"description,omitempty"`
-	// InputSchema is the JSON Schema the arguments must satisfy.
-	InputSchema json.RawMessage `json:"inputSchema"`
-	// OutputSchema, if present, is the JSON Schema of the structured result.
-	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
-}
-
 // ListTools returns the server's tools, following every page.
 func (c *Client) ListTools(ctx context.Context) ([]*ToolInfo, error) {
 	p, err := c.list(ctx, "tools/list")

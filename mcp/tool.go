@@ -50,21 +50,27 @@ type CallToolResult struct {
 	IsError bool `json:"isError,omitempty"`
 }
 
+// ToolInfo describes a tool as tools/list reports it: what the server sends
+// and what [Client.ListTools] returns.
+type ToolInfo struct {
+	// Name identifies the tool in [Client.CallTool].
+	Name string `json:"name"`
+	// Title is an optional human-readable name.
+	Title string `json:"title,omitempty"`
+	// Description tells the model what the tool does.
+	Description string `json:"description,omitempty"`
+	// InputSchema is the JSON Schema the arguments must satisfy.
+	InputSchema json.RawMessage `json:"inputSchema"`
+	// OutputSchema, if present, is the JSON Schema of the structured result.
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+}
+
 // registeredTool is a tool with its schemas resolved and its handler bound.
 type registeredTool struct {
 	name   string
-	wire   func() *toolWire // the tool as tools/list sends it, made on first use
+	wire   func() *ToolInfo // the tool as tools/list sends it, made on first use
 	schema *schema          // validates arguments before call runs
 	call   func(ctx context.Context, args json.RawMessage) (*CallToolResult, error)
-}
-
-// toolWire is a Tool as tools/list sends it.
-type toolWire struct {
-	Name         string          `json:"name"`
-	Title        string          `json:"title,omitempty"`
-	Description  string          `json:"description,omitempty"`
-	InputSchema  json.RawMessage `json:"inputSchema"`
-	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 }
 
 // maxToolName is the longest tool name, in characters.
@@ -124,8 +130,8 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 	// The first marshalling of a schema costs about half a millisecond
 	// (encoding/json building its encoders for jsonschema.Schema): the
 	// first tools/list pays it, not every program's startup.
-	rt.wire = sync.OnceValue(func() *toolWire {
-		w := &toolWire{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: mustMarshal(in)}
+	rt.wire = sync.OnceValue(func() *ToolInfo {
+		w := &ToolInfo{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: mustMarshal(in)}
 		if out != nil {
 			w.OutputSchema = mustMarshal(out)
 		}
@@ -204,14 +210,14 @@ func mustMarshal(v any) json.RawMessage {
 
 // listToolsResult is the result of tools/list.
 type listToolsResult struct {
-	Tools []*toolWire `json:"tools"`
+	Tools []*ToolInfo `json:"tools"`
 	resultMeta
 	cacheable
 }
 
 // listTools serves tools/list.
 func (s *Server) listTools(r *request) any {
-	res := &listToolsResult{Tools: make([]*toolWire, len(s.tools)), resultMeta: s.meta(r), cacheable: s.cache(r)}
+	res := &listToolsResult{Tools: make([]*ToolInfo, len(s.tools)), resultMeta: s.meta(r), cacheable: s.cache(r)}
 	for i, t := range s.tools {
 		res.Tools[i] = t.wire()
 	}

@@ -94,7 +94,7 @@ func TestToolStructuredResult(t *testing.T) {
 		t.Errorf("structured result: %s, want structuredContent and text %s", r.Result, want)
 	}
 	list := decodeReply(t, c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{`+testMeta+`}}`))
-	var tools struct{ Tools []toolWire }
+	var tools struct{ Tools []ToolInfo }
 	if err := json.Unmarshal(list.Result, &tools); err != nil {
 		t.Fatal(err)
 	}
