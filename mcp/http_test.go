@@ -33,15 +33,7 @@ func newHTTPTestServer(started chan<- context.Context, release <-chan struct{}) 
 		}
 		return a.Text, nil
 	})
-	AddTool(s, Tool{Name: "wait"}, func(ctx context.Context, _ struct{}) (string, error) {
-		started <- ctx
-		select {
-		case <-ctx.Done():
-			return "", ctx.Err()
-		case <-release:
-			return "released", nil
-		}
-	})
+	addWaitTool(s, started, release)
 	return s
 }
 

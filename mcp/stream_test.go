@@ -69,6 +69,13 @@ func TestServeDeepNesting(t *testing.T) {
 // started once running.
 func newBlockingServer(opts *Options, started chan<- context.Context, release <-chan struct{}) *Server {
 	s, _ := newEchoServer(opts)
+	addWaitTool(s, started, release)
+	return s
+}
+
+// addWaitTool adds the tool "wait", which sends its context on started and
+// runs until that context is done or release is closed.
+func addWaitTool(s *Server, started chan<- context.Context, release <-chan struct{}) {
 	AddTool(s, Tool{Name: "wait"}, func(ctx context.Context, _ struct{}) (string, error) {
 		started <- ctx
 		select {
@@ -78,7 +85,6 @@ func newBlockingServer(opts *Options, started chan<- context.Context, release <-
 			return "released", nil
 		}
 	})
-	return s
 }
 
 func TestServeCancel(t *testing.T) {
