@@ -39,5 +39,7 @@
 //     an internal error, and the stack goes to the log.
 //
 // Every tool error and protocol error is also logged as one structured line
-// on the server's [log/slog] logger (stderr by default).
+// on the server's [log/slog] logger (stderr by default). The errors the
+// server sends are one table, in errortable.go: each with its code,
+// message, data, HTTP status and log level.
 package mcp

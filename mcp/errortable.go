@@ -73,7 +73,7 @@ var errorTable = [...]errorRow{
 	errResultUnencodable:  {CodeInternalError, "Internal error", "the result could not be encoded", 200, 200, slog.LevelError},
 
 	// What a message looks like.
-	errParse:          {CodeParseError, "Parse error", "<err>", 400, 400, slog.LevelWarn},
+	errParseError:     {CodeParseError, "Parse error", "<err>", 400, 400, slog.LevelWarn},
 	errNotAnObject:    {CodeInvalidRequest, "Invalid Request", "a message must be a JSON object", 400, 400, slog.LevelWarn},
 	errMemberType:     {CodeInvalidRequest, "Invalid Request", `"<member>" must be <type>, not <given>`, 400, 400, slog.LevelWarn},
 	errJSONRPCVersion: {CodeInvalidRequest, "Invalid Request", `"jsonrpc" must be "2.0"`, 400, 400, slog.LevelWarn},
@@ -129,7 +129,7 @@ const (
 	errUnknownResource
 	errResultUnencodable
 
-	errParse
+	errParseError
 	errNotAnObject
 	errMemberType
 	errJSONRPCVersion
@@ -204,23 +204,29 @@ func (k errKind) withCause(cause error, values ...any) *Error {
 // placeholders in order.
 func (k errKind) text(values ...string) string {
 	tmpl := k.row().message
-	n := len(tmpl)
-	for _, v := range values {
-		n += len(v)
-	}
 	var b strings.Builder
-	b.Grow(n)
-	for _, v := range values {
-		i := strings.IndexByte(tmpl, '<')
-		j := strings.IndexByte(tmpl[max(i, 0):], '>')
-		if i < 0 || j < 0 {
-			break
+	for pass := range 2 {
+		rest, n := tmpl, 0
+		for _, v := range values {
+			i := strings.IndexByte(rest, '<')
+			j := strings.IndexByte(rest[max(i, 0):], '>')
+			if i < 0 || j < 0 {
+				break
+			}
+			if pass == 0 {
+				n += i + len(v)
+			} else {
+				b.WriteString(rest[:i])
+				b.WriteString(v)
+			}
+			rest = rest[i+j+1:]
 		}
-		b.WriteString(tmpl[:i])
-		b.WriteString(v)
-		tmpl = tmpl[i+j+1:]
+		if pass == 0 {
+			b.Grow(n + len(rest)) // one allocation, of the text's size
+		} else {
+			b.WriteString(rest)
+		}
 	}
-	b.WriteString(tmpl)
 	return b.String()
 }
 

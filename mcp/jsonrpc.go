@@ -61,7 +61,7 @@ func decode(line []byte) (*message, *decodeError) {
 		m = new(message)
 		if err := unmarshal(line, m); err != nil {
 			if typ = typeError(err); typ == nil {
-				return nil, &decodeError{nil, errParse.error(err.Error())}
+				return nil, &decodeError{nil, errParseError.error(err.Error())}
 			}
 		}
 	}

@@ -306,7 +306,7 @@ func (c *conn) serveBatch(ctx context.Context, line []byte) {
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(line, &items); err != nil {
-		c.write(c.srv.fail(nil, "", errParse.error(err.Error())))
+		c.write(c.srv.fail(nil, "", errParseError.error(err.Error())))
 		return
 	}
 	if len(items) == 0 {

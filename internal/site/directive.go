@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"go/ast"
 	"html/template"
 	"io/fs"
 	"strconv"
@@ -18,7 +19,15 @@ type resolver struct {
 	files       map[string][]byte
 	transcripts map[string]*Transcript // by Transcript.Key
 	literals    map[string][]string    // string constants by package directory
+	packages    map[string][]*ast.File // parsed packages by directory
+	tables      map[string][]errorRow  // error tables by package directory
 	highlighted map[string]template.HTML
+
+	// The page being resolved: its slug, its Markdown, and how its links
+	// are rewritten (see fallback).
+	slug    string
+	src     []byte
+	rewrite func(dest string) string
 }
 
 func newResolver(root fs.FS, live bool) *resolver {
@@ -28,6 +37,8 @@ func newResolver(root fs.FS, live bool) *resolver {
 		files:       make(map[string][]byte),
 		transcripts: make(map[string]*Transcript),
 		literals:    make(map[string][]string),
+		packages:    make(map[string][]*ast.File),
+		tables:      make(map[string][]errorRow),
 		highlighted: make(map[string]template.HTML),
 	}
 }
@@ -69,6 +80,16 @@ func (r *resolver) resolve(n *directiveNode) error {
 			return fmt.Errorf("transcript: want an archive and a case")
 		}
 		html, n.text, err = r.transcript(args[0], args[1])
+	case "error":
+		if len(args) != 2 {
+			return fmt.Errorf("error: want a package directory and the name of a row of its error table")
+		}
+		html, n.text, err = r.errorCard(args[0], args[1])
+	case "errors":
+		if len(args) != 1 {
+			return fmt.Errorf("errors: want a package directory")
+		}
+		html, n.text, err = r.errorsOverview(n, args[0])
 	case "message":
 		if len(args) < 2 {
 			return fmt.Errorf(`message: want a package directory and a quoted text`)

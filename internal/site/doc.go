@@ -32,6 +32,8 @@
 //	:::example chapters/01-tool-errors/example_test.go ExampleGetAuthor_toolError
 //	:::transcript testdata/scripts/01-tool-errors/modern.txtar unknown-title
 //	:::message mcp "Unknown tool: <name>"
+//	:::error mcp unknown-tool
+//	:::errors mcp
 //
 // go includes declarations by name (Type.Method for a method, (Name) for the
 // whole const, var or type group that declares Name), a region
@@ -45,6 +47,18 @@
 // <placeholders>) must occur in one of the package's string constants. A
 // text made of two constants, such as an error wrapped with %w, is given as
 // two quoted parts, shown joined.
+//
+// error shows one row of the error table of the package in the named
+// directory (the variable errorTable, as mcp/errortable.go declares it):
+// code, message, data, HTTP status in each era and log level, read from
+// the table itself; away from the reference page (slug "errors") it links
+// to the row's section there. errors, on the reference page, renders the
+// whole table, one line per row, and checks the page against it both ways:
+// every row has a section, a heading whose id is the row's name, right
+// under it ":::error <dir> <name>", then a paragraph explaining when the
+// error happens and what to do; and no card names a row twice or a row the
+// table lacks. A row is named by its kind without "err", in kebab case:
+// errUnknownTool is unknown-tool.
 //
 // A directive that does not resolve, a heading without an id, a link to a
 // page or anchor that does not exist: each fails [Build].

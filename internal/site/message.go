@@ -51,44 +51,11 @@ func (r *resolver) packageLiterals(dir string) ([]string, error) {
 	if lits, ok := r.literals[dir]; ok {
 		return lits, nil
 	}
-	names, err := fs.Glob(r.root, dir+"/*.go")
+	files, err := r.parsePackage(dir)
 	if err != nil {
 		return nil, err
 	}
-	fset := token.NewFileSet()
-	var files []*ast.File
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		src, err := r.readFile(name)
-		if err != nil {
-			return nil, err
-		}
-		f, err := parser.ParseFile(fset, name, src, 0)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, f)
-	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("no Go package in %s", dir)
-	}
-	consts := make(map[string]ast.Expr)
-	for _, f := range files {
-		for _, d := range f.Decls {
-			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
-				for _, s := range g.Specs {
-					vs := s.(*ast.ValueSpec)
-					for i, n := range vs.Names {
-						if i < len(vs.Values) {
-							consts[n.Name] = vs.Values[i]
-						}
-					}
-				}
-			}
-		}
-	}
+	consts := constants(files)
 	var eval func(e ast.Expr, depth int) (string, bool)
 	eval = func(e ast.Expr, depth int) (string, bool) {
 		if depth > len(consts)+1 {
@@ -129,4 +96,56 @@ func (r *resolver) packageLiterals(dir string) ([]string, error) {
 	}
 	r.literals[dir] = lits
 	return lits, nil
+}
+
+// parsePackage parses the non-test Go files of the package in dir, once.
+func (r *resolver) parsePackage(dir string) ([]*ast.File, error) {
+	if files, ok := r.packages[dir]; ok {
+		return files, nil
+	}
+	names, err := fs.Glob(r.root, dir+"/*.go")
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		src, err := r.readFile(name)
+		if err != nil {
+			return nil, err
+		}
+		f, err := parser.ParseFile(fset, name, src, 0)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no Go package in %s", dir)
+	}
+	r.packages[dir] = files
+	return files, nil
+}
+
+// constants returns the value of every constant the files declare, by name.
+func constants(files []*ast.File) map[string]ast.Expr {
+	consts := make(map[string]ast.Expr)
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
+				for _, s := range g.Specs {
+					vs := s.(*ast.ValueSpec)
+					for i, n := range vs.Names {
+						if i < len(vs.Values) {
+							consts[n.Name] = vs.Values[i]
+						}
+					}
+				}
+			}
+		}
+	}
+	return consts
 }

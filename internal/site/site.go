@@ -166,6 +166,7 @@ func fallback(lang string, slugs []string, pages []*page) func(dest string) stri
 func (p *page) render(md goldmark.Markdown, res *resolver, rewrite func(dest string) string) error {
 	src := p.src.body
 	p.doc = md.Parser().Parse(text.NewReader(src))
+	res.slug, res.src, res.rewrite = strings.TrimSuffix(path.Base(p.url), ".html"), src, rewrite
 	var errs []error
 	err := ast.Walk(p.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {

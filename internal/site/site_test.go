@@ -97,6 +97,83 @@ func TestIncludes(t *testing.T) {
 	}
 }
 
+// errsPage is a reference page for the fixture's error table: one section
+// per row, each with its card and its explanation.
+const errsPage = `:::errors errs
+
+### Full {#shelf-full}
+
+:::error errs shelf-full
+
+When the shelf is full.
+
+### Lost {#book-lost}
+
+:::error errs book-lost
+
+When the book is lost.
+
+### HTTP {#http-only}
+
+:::error errs http-only
+
+When over HTTP.
+`
+
+func TestErrorTable(t *testing.T) {
+	s := mustBuild(t, en("index", ""), en(referencePage, errsPage), en("other", ":::error errs shelf-full\n"))
+	page := string(s.Files[referencePage+".html"])
+	for _, w := range []string{
+		`<a href="#shelf-full">Full</a>`, `<code title="CodeFull">-32001</code>`,
+		`the shelf <var>&lt;shelf&gt;</var> is full`, `{&#34;shelf&#34;:<var>&lt;shelf&gt;</var>}`,
+		`by its code`, `none: a tool result with isError`, `<code>403</code>`, "—", `<code>ERROR</code>`,
+	} {
+		if !strings.Contains(page, w) {
+			t.Errorf("the reference page lacks %q", w)
+		}
+	}
+	if strings.Contains(page, `href="errors.html#`) {
+		t.Errorf("a card on the reference page links to it")
+	}
+	if other := string(s.Files["other.html"]); !strings.Contains(other, `href="errors.html#shelf-full"`) {
+		t.Errorf("a card on another page does not link to its row:\n%s", other)
+	}
+}
+
+func TestErrorTableFails(t *testing.T) {
+	without := func(section string) string {
+		i := strings.Index(errsPage, section)
+		j := strings.Index(errsPage[i+1:], "###")
+		if j < 0 {
+			return errsPage[:i]
+		}
+		return errsPage[:i] + errsPage[i+1+j:]
+	}
+	for _, tt := range []struct{ name, page, want string }{
+		{"row without section", without("### Lost"), "row book-lost is not explained"},
+		{"row without explanation", strings.Replace(errsPage, "When the book is lost.\n", "", 1), "row book-lost has no explanation"},
+		{"card not under its heading", strings.Replace(errsPage, "### Lost {#book-lost}", "### Lost {#lost}", 1), "is not right under a heading {#book-lost}"},
+		{"section for no row", errsPage + "\n### Gone {#gone}\n\n:::error errs gone\n\nNever.\n", `has no row "gone"`},
+		{"row twice", errsPage + "\n### Again {#again}\n\n:::error errs shelf-full\n\nTwice.\n", "row shelf-full has two sections"},
+		{"no table", ":::errors msgs\n", "declares no errorTable"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := buildPages(t, en(referencePage, tt.page))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Build error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestKebab(t *testing.T) {
+	for in, want := range map[string]string{"UnknownTool": "unknown-tool", "HTTPMethod": "http-method", "NoURI": "no-uri", "JSONRPCVersion": "jsonrpc-version", "HeaderBase64": "header-base64", "BadID": "bad-id"} {
+		if got := kebab(in); got != want {
+			t.Errorf("kebab(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestLiveRunButton(t *testing.T) {
 	s, err := Build(Config{Root: testRoot(t), Docs: testDocs(t, en("index", ":::transcript testdata/scripts/01-demo/demo.txtar ok\n")), Live: true})
 	if err != nil {
