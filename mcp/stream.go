@@ -271,19 +271,27 @@ func isHandlerMethod(method string) bool {
 // the timer was still pending, that is whether the calling goroutine is
 // still the reader.
 func (c *conn) run(ctx context.Context, m *message, handoff *time.Timer) bool {
-	ctx, cancel := context.WithCancel(ctx)
-	key, cl := c.calls.start(m.ID, cancel)
 	c.wg.Add(1)
 	defer c.wg.Done()
 	handoff.Reset(handoffDelay)
-	resp := c.srv.handle(ctx, &c.ss, m)
+	resp := c.call(ctx, m)
 	reader := handoff.Stop()
-	cancelled := c.calls.finish(key, cl)
-	cancel()
-	if !cancelled {
-		c.write(resp)
-	}
+	c.write(resp)
 	return reader
+}
+
+// call serves a request that runs a handler, cancellable by
+// notifications/cancelled, and returns its response, or nil when it was
+// cancelled.
+func (c *conn) call(ctx context.Context, m *message) []byte {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	key, cl := c.calls.start(m.ID, cancel)
+	resp := c.srv.handle(ctx, &c.ss, m)
+	if c.calls.finish(key, cl) {
+		return nil
+	}
+	return resp
 }
 
 // idKey identifies a request id: the same string, or the same number text.
@@ -298,7 +306,10 @@ func idKey(id json.RawMessage) string {
 }
 
 // serveBatch serves a JSON array of messages, on sessions whose version
-// requires batches; elsewhere an array is an invalid request.
+// requires batches; elsewhere an array is an invalid request. Its tool
+// calls and resource reads run concurrently, each cancellable as any other
+// request, while the reader goes on; the batch's reply, without the
+// cancelled ones, is written when the last has returned.
 func (c *conn) serveBatch(ctx context.Context, line []byte) {
 	if !batchesAllowed(c.ss.legacyVersion()) {
 		c.write(c.srv.fail(nil, "", errBatchUnsupported.error()))
@@ -313,32 +324,48 @@ func (c *conn) serveBatch(ctx context.Context, line []byte) {
 		c.write(c.srv.fail(nil, "", errEmptyBatch.error()))
 		return
 	}
-	var out [][]byte
-	for _, item := range items {
+	out := make([][]byte, len(items)) // the responses, nil for none
+	var calls sync.WaitGroup
+	for i, item := range items {
 		m, derr := decode(item)
 		switch {
 		case derr != nil:
-			out = append(out, c.srv.fail(derr.id, "", derr.err))
+			out[i] = c.srv.fail(derr.id, "", derr.err)
 		case m.isResponse():
 		case m.isNotification():
 			c.calls.notify(m)
+		case isHandlerMethod(*m.Method):
+			calls.Go(func() { out[i] = c.call(ctx, m) })
 		default:
-			out = append(out, c.srv.handle(ctx, &c.ss, m))
+			out[i] = c.srv.handle(ctx, &c.ss, m)
 		}
 	}
-	if len(out) == 0 {
-		return
-	}
+	c.wg.Go(func() {
+		calls.Wait()
+		c.write(batchReply(out))
+	})
+}
+
+// batchReply returns the line carrying the responses of a batch, or nil
+// when there are none.
+func batchReply(out [][]byte) []byte {
 	var b bytes.Buffer
-	b.WriteByte('[')
-	for i, r := range out {
-		if i > 0 {
+	for _, r := range out {
+		if r == nil {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteByte('[')
+		} else {
 			b.WriteByte(',')
 		}
 		b.Write(bytes.TrimSuffix(r, []byte("\n")))
 	}
+	if b.Len() == 0 {
+		return nil
+	}
 	b.WriteString("]\n")
-	c.write(b.Bytes())
+	return b.Bytes()
 }
 
 // write writes one response line. After a write fails, the rest are dropped

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"io"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -188,5 +189,37 @@ func TestServeConcurrently(t *testing.T) {
 	}
 	if n := calls.Load(); n != 2 {
 		t.Errorf("%d handler calls, want 2", n)
+	}
+}
+
+func TestServeBatchCancel(t *testing.T) {
+	started := make(chan context.Context, 1)
+	s := newBlockingServer(nil, started, nil)
+	c := connect(t, s)
+	c.call(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}`)
+	wait := `{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"wait","arguments":{}}}`
+	echo := `{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`
+	c.send(`[` + wait + `,` + echo + `]`)
+	var ctx context.Context
+	select {
+	case ctx = <-started:
+	case <-time.After(testTimeout):
+		t.Fatal("the batch's wait call did not start")
+	}
+	// Sent on the side: a server whose reader runs the batch would never
+	// read it.
+	go io.WriteString(c.in, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow"}}`+"\n")
+	select {
+	case <-ctx.Done():
+	case <-time.After(testTimeout):
+		t.Fatal("notifications/cancelled did not cancel the batch item's context")
+	}
+	// The batch's reply has the other item's response, none for the
+	// cancelled one.
+	if got, want := c.recv(), `[{"jsonrpc":"2.0","id":"b","result":{"content":[{"type":"text","text":"hi"}]}}]`; got != want {
+		t.Errorf("batch reply %s, want %s", got, want)
+	}
+	if err := c.close(); err != nil {
+		t.Errorf("Serve: %v", err)
 	}
 }
