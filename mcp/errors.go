@@ -78,13 +78,6 @@ func StandardMessage(code int) string {
 	return ""
 }
 
-// newError returns an Error with the standard message for code and detail as
-// its data. The client uses it to refuse a server's request; the server's
-// own errors come from errorTable.
-func newError(code int, detail any) *Error {
-	return &Error{Code: code, Message: StandardMessage(code), Data: detail}
-}
-
 // ResourceNotFoundError is what a resource handler returns when the resource
 // it was asked for does not exist. The client receives code
 // [CodeInvalidParams] with Message and data {"uri": <requested uri>}, in every

@@ -30,8 +30,10 @@ const (
 
 // errorTable is every error the server sends, one row each: every error
 // reply in the core is made from a row, by [errKind.error] or
-// [errKind.text], and nothing else writes an error text, picks a code or an
-// HTTP status. Read a row as:
+// [errKind.text], and nothing else writes an error's message or data,
+// picks a code or an HTTP status. (The <problems> of invalid arguments are
+// the schema checker's, worded field by field in validate.go, as <err> is
+// the handler's.) Read a row as:
 //
 //   - its kind (errUnknownTool), whose name is the row's anchor in the guide's
 //     page "Every error the server sends" (unknown-tool);

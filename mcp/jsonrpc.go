@@ -141,13 +141,6 @@ func (m *message) isResponse() bool { return m.Method == nil }
 // bufPool recycles the buffers responses are encoded into.
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// encodeResult returns the response line (ending in a newline) carrying
-// result for id, or nil when result cannot be marshalled.
-func encodeResult(id json.RawMessage, result any) []byte {
-	line, _ := encodeResponse(id, resultMember, result)
-	return line
-}
-
 // encodeError returns the response line carrying e for id (null when nil).
 func encodeError(id json.RawMessage, e *Error) []byte {
 	if id == nil {

@@ -51,11 +51,11 @@ func TestDecode(t *testing.T) {
 func TestEncodeEchoesIDs(t *testing.T) {
 	for _, id := range []string{`1`, `-7`, `123456789012345678901234567890`, `1.5e3`, `"a"`, `"caf\u00e9 \"q\""`, `""`} {
 		want := `{"jsonrpc":"2.0","id":` + id + `,"result":{}}` + "\n"
-		if got := string(encodeResult(json.RawMessage(id), struct{}{})); got != want {
+		if got := string(must(encodeResponse(json.RawMessage(id), resultMember, struct{}{}))); got != want {
 			t.Errorf("result for id %s: %s, want %s", id, got, want)
 		}
 	}
-	if got, want := string(encodeError(nil, newError(CodeParseError, "x"))), `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error","data":"x"}}`+"\n"; got != want {
+	if got, want := string(encodeError(nil, errParseError.error("x"))), `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error","data":"x"}}`+"\n"; got != want {
 		t.Errorf("error with no id: %s, want %s", got, want)
 	}
 }
@@ -67,8 +67,16 @@ func TestEncodeFailures(t *testing.T) {
 		t.Errorf("unencodable data: %s, want %s", got, want)
 	}
 	// Text is never HTML-escaped: the wire carries what the handler said.
-	got = string(encodeResult(json.RawMessage("3"), "<b>&</b>"))
+	got = string(must(encodeResponse(json.RawMessage("3"), resultMember, "<b>&</b>")))
 	if want := `{"jsonrpc":"2.0","id":3,"result":"<b>&</b>"}` + "\n"; got != want {
 		t.Errorf("HTML in a result: %s, want %s", got, want)
 	}
+}
+
+// must returns b, failing on err.
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

@@ -48,7 +48,7 @@ func BenchmarkEncodeResult(b *testing.B) {
 	res := &callToolWire{CallToolResult: &CallToolResult{Content: []Content{TextContent("Frank Herbert")}}}
 	b.ReportAllocs()
 	for b.Loop() {
-		encodeResult(id, res)
+		encodeResponse(id, resultMember, res)
 	}
 }
 
