@@ -206,29 +206,27 @@ func (k errKind) withCause(cause error, values ...any) *Error {
 // placeholders in order.
 func (k errKind) text(values ...string) string {
 	tmpl := k.row().message
-	var b strings.Builder
-	for pass := range 2 {
-		rest, n := tmpl, 0
-		for _, v := range values {
-			i := strings.IndexByte(rest, '<')
-			j := strings.IndexByte(rest[max(i, 0):], '>')
-			if i < 0 || j < 0 {
-				break
-			}
-			if pass == 0 {
-				n += i + len(v)
-			} else {
-				b.WriteString(rest[:i])
-				b.WriteString(v)
-			}
-			rest = rest[i+j+1:]
+	n, rest := len(tmpl), tmpl
+	for _, v := range values {
+		i, j := placeholder(rest)
+		if i < 0 {
+			break
 		}
-		if pass == 0 {
-			b.Grow(n + len(rest)) // one allocation, of the text's size
-		} else {
-			b.WriteString(rest)
-		}
+		n += len(v) - (j - i)
+		rest = rest[j:]
 	}
+	var b strings.Builder
+	b.Grow(n) // one allocation, of the text's size
+	for _, v := range values {
+		i, j := placeholder(tmpl)
+		if i < 0 {
+			break
+		}
+		b.WriteString(tmpl[:i])
+		b.WriteString(v)
+		tmpl = tmpl[j:]
+	}
+	b.WriteString(tmpl)
 	return b.String()
 }
 
@@ -238,16 +236,12 @@ func (k errKind) text(values ...string) string {
 func fill(tmpl string, value func(name string) any, asJSON bool) string {
 	var b strings.Builder
 	for {
-		i := strings.IndexByte(tmpl, '<')
+		i, j := placeholder(tmpl)
 		if i < 0 {
 			break
 		}
-		j := strings.IndexByte(tmpl[i:], '>')
-		if j < 0 {
-			break
-		}
 		b.WriteString(tmpl[:i])
-		v := value(tmpl[i+1 : i+j])
+		v := value(tmpl[i+1 : j-1])
 		if asJSON {
 			var buf bytes.Buffer
 			enc := json.NewEncoder(&buf)
@@ -259,10 +253,24 @@ func fill(tmpl string, value func(name string) any, asJSON bool) string {
 		} else {
 			fmt.Fprint(&b, v)
 		}
-		tmpl = tmpl[i+j+1:]
+		tmpl = tmpl[j:]
 	}
 	b.WriteString(tmpl)
 	return b.String()
+}
+
+// placeholder returns where the first <name> in s starts and ends, or -1
+// and -1.
+func placeholder(s string) (start, end int) {
+	i := strings.IndexByte(s, '<')
+	if i < 0 {
+		return -1, -1
+	}
+	j := strings.IndexByte(s[i:], '>')
+	if j < 0 {
+		return -1, -1
+	}
+	return i, i + j + 1
 }
 
 // httpStatus returns the HTTP status of a response carrying e, in a legacy
