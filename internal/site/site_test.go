@@ -126,7 +126,7 @@ func TestErrorTable(t *testing.T) {
 	for _, w := range []string{
 		`<a href="#shelf-full">Full</a>`, `<code title="CodeFull">-32001</code>`,
 		`the shelf <var>&lt;shelf&gt;</var> is full`, `{&#34;shelf&#34;:<var>&lt;shelf&gt;</var>}`,
-		`by its code`, `none: a tool result with isError`, `<code>403</code>`, "—", `<code>ERROR</code>`,
+		`by its code`, `none: a tool result`, `<code>403</code>`, "—", `<code>ERROR</code>`,
 	} {
 		if !strings.Contains(page, w) {
 			t.Errorf("the reference page lacks %q", w)
