@@ -83,6 +83,9 @@ func (t *inProcess) Call(ctx context.Context, m *Outgoing) ([]byte, error) {
 	go func() { resp <- t.srv.handle(ctx, &t.ss, msg) }()
 	select {
 	case line := <-resp:
+		if line == nil { // the handler saw ctx end first: no response
+			return nil, ctx.Err()
+		}
 		return line, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
