@@ -44,7 +44,10 @@ type Options struct {
 	CacheTTL time.Duration
 	// OnError, if set, sees every failure the server logs: each tool error
 	// and protocol error it sends, each panic it recovers, each request
-	// cancelled while its handler ran. See [ErrorEvent].
+	// cancelled while its handler ran (see [ErrorEvent]). ctx is the
+	// request's context (context.Background for a message that is not one).
+	// It is called on the goroutine serving the request, before the
+	// response is written, so it must be quick and safe for concurrent use.
 	OnError func(ctx context.Context, ev ErrorEvent)
 }
 
