@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/mcpbookshop/guide/mcp"
+	"github.com/mcpbookshop/guide/mcp/client"
 )
 
 // A panic reaches the client as a bare tool error: nothing of the panic
 // value or the stack, which stay in the server's log. The server goes on.
 func Example_panic() {
 	ctx := context.Background()
-	c, err := mcp.Connect(ctx, mcp.InProcessTransport(newServer(nil)), nil)
+	c, err := client.Connect(ctx, client.InProcess(newServer(nil)), nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func Example_panic() {
 // *mcp.Error in it, since the server sent nothing.
 func Example_deadlines() {
 	ctx := context.Background()
-	c, err := mcp.Connect(ctx, mcp.InProcessTransport(newServer(nil)), nil)
+	c, err := client.Connect(ctx, client.InProcess(newServer(nil)), nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func Example_onError() {
 	events := make(chan mcp.ErrorEvent, 1)
 	s := newServer(&mcp.Options{OnError: func(ctx context.Context, ev mcp.ErrorEvent) { events <- ev }})
 	ctx := context.Background()
-	c, err := mcp.Connect(ctx, mcp.InProcessTransport(s), nil)
+	c, err := client.Connect(ctx, client.InProcess(s), nil)
 	if err != nil {
 		log.Fatal(err)
 	}
