@@ -16,7 +16,11 @@ import (
 	"github.com/mcpbookshop/guide/mcp"
 )
 
-var catalog = map[string][]string{"Dune": {"Frank Herbert"}, "Neuromancer": {"William Gibson"}, "Beowulf": {}}
+var catalog = map[string][]string{
+	"Dune":        {"Frank Herbert"},
+	"Neuromancer": {"William Gibson"},
+	"Beowulf":     {}, // author unknown
+}
 
 type titleArgs struct {
 	Title string `json:"title" jsonschema:"the exact title of the book"`
@@ -38,7 +42,8 @@ func checkStock(ctx context.Context, args titleArgs) (string, error) {
 	defer cancel()
 	copies, err := askWarehouse(ctx, args.Title)
 	if errors.Is(err, context.DeadlineExceeded) {
-		return "", fmt.Errorf("The warehouse did not answer within %v; try again later (%w).", warehouseTimeout, err)
+		return "", fmt.Errorf("The warehouse did not answer within %v; try again later (%w).",
+			warehouseTimeout, err)
 	}
 	if err != nil {
 		return "", err
@@ -47,7 +52,7 @@ func checkStock(ctx context.Context, args titleArgs) (string, error) {
 }
 
 func waitForStock(ctx context.Context, args titleArgs) (string, error) {
-	copies, err := askWarehouse(ctx, args.Title) // returns when the client cancels
+	copies, err := askWarehouse(ctx, args.Title) // for Neuromancer, when the client cancels
 	if err != nil {
 		return "", err
 	}
