@@ -42,6 +42,13 @@ type Options struct {
 	// CacheTTL is the ttlMs that modern list and read results carry: how long
 	// a client may reuse them. The default, 0, asks clients not to reuse them.
 	CacheTTL time.Duration
+	// OnError, if set, sees every failure the server logs: each tool error
+	// and protocol error it sends, each panic it recovers, each request
+	// cancelled while its handler ran (see [ErrorEvent]). ctx is the
+	// request's context (context.Background for a message that is not one).
+	// It is called on the goroutine serving the request, before the
+	// response is written, so it must be quick and safe for concurrent use.
+	OnError func(ctx context.Context, ev ErrorEvent)
 }
 
 // DefaultMaxLineBytes is the default bound on one incoming message: 4 MiB.
@@ -96,6 +103,7 @@ func (ss *session) legacyVersion() string {
 // request is one request being served: its method and params, and the era
 // it is served in.
 type request struct {
+	id     json.RawMessage // nil for none
 	method string
 	params *params // never nil
 	modern bool
@@ -108,7 +116,7 @@ var noParams = new(params)
 // rejects it: modern _meta wins; then a legacy session; "ping" is allowed
 // before initialize.
 func (s *Server) classify(ss *session, m *message) (request, *Error) {
-	r := request{method: *m.Method, params: m.Params}
+	r := request{id: m.ID, method: *m.Method, params: m.Params}
 	if r.params == nil {
 		r.params = noParams
 	}
@@ -129,8 +137,9 @@ func (s *Server) classify(ss *session, m *message) (request, *Error) {
 	return r, nil
 }
 
-// handle serves one request and returns its response line, or nil for none.
-// It is safe to call concurrently.
+// handle serves one request and returns its response line, or nil for none:
+// a request that runs a handler gets none once its context is done, since
+// the client cancelled it or has gone. It is safe to call concurrently.
 func (s *Server) handle(ctx context.Context, ss *session, m *message) []byte {
 	line, _ := s.respond(ctx, ss, m)
 	return line
@@ -143,6 +152,10 @@ func (s *Server) respond(ctx context.Context, ss *session, m *message) ([]byte, 
 	if perr == nil {
 		var result any
 		result, perr = s.dispatch(ctx, ss, &r)
+		if ctx.Err() != nil && isHandlerMethod(r.method) {
+			s.cancelled(ctx, &r)
+			return nil, nil
+		}
 		if perr == nil {
 			line, err := encodeResponse(m.ID, resultMember, result)
 			if err == nil {
@@ -151,13 +164,20 @@ func (s *Server) respond(ctx context.Context, ss *session, m *message) ([]byte, 
 			perr = errResultUnencodable.withCause(err)
 		}
 	}
-	return s.fail(m.ID, r.method, perr), perr
+	return s.failRequest(ctx, &r, perr), perr
 }
 
-// fail logs a protocol error, at the level of its row in errorTable, and
-// returns its response line.
+// fail logs a protocol error that answers no decoded request, or a request
+// refused before it was read, and returns its response line.
 func (s *Server) fail(id json.RawMessage, method string, e *Error) []byte {
-	level := e.kind.row().level
+	return s.failRequest(context.Background(), &request{id: id, method: method, params: noParams}, e)
+}
+
+// failRequest logs the protocol error answering r, at the level of its row
+// in errorTable, passes it to Options.OnError, and returns its response
+// line.
+func (s *Server) failRequest(ctx context.Context, r *request, e *Error) []byte {
+	method, level := r.method, e.kind.row().level
 	switch {
 	case e.cause != nil:
 		s.log.Log(context.Background(), level, "protocol error", "method", method, "code", e.Code, "message", e.Message, "data", jsonValue{e.Data}, "cause", e.cause)
@@ -166,7 +186,8 @@ func (s *Server) fail(id json.RawMessage, method string, e *Error) []byte {
 	default:
 		s.log.Log(context.Background(), level, "protocol error", "method", method, "code", e.Code, "message", e.Message, "data", jsonValue{e.Data})
 	}
-	return encodeError(id, e)
+	s.observe(ctx, r, ErrorEvent{Err: e.failure(), ProtocolError: e})
+	return encodeError(r.id, e)
 }
 
 // jsonValue logs a value as the JSON the client receives.
