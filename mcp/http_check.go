@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"encoding/base64"
-	"fmt"
 	"mime"
 	"net"
 	"net/http"
@@ -17,11 +16,10 @@ import (
 // allowed host (421).
 func (h *httpHandler) checkPeer(r *http.Request) *httpError {
 	if origin := r.Header.Get("Origin"); origin != "" && !h.originAllowed(origin) {
-		return refuse(http.StatusForbidden, CodeInvalidRequest, "origin "+origin+" is not allowed")
+		return refuse(errOrigin.error(origin))
 	}
 	if onLoopback(r) && !h.hostAllowed(r.Host) {
-		return refuse(http.StatusMisdirectedRequest, CodeInvalidRequest,
-			"host "+r.Host+" is not allowed on a loopback server")
+		return refuse(errHost.error(r.Host))
 	}
 	return nil
 }
@@ -82,12 +80,10 @@ func checkMedia(r *http.Request) *httpError {
 		}
 	}
 	if !json || !sse {
-		return refuse(http.StatusNotAcceptable, CodeInvalidRequest,
-			"the Accept header must list both application/json and text/event-stream")
+		return refuse(errAccept.error())
 	}
 	if typ, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || typ != "application/json" {
-		return refuse(http.StatusUnsupportedMediaType, CodeInvalidRequest,
-			"the Content-Type header must be application/json")
+		return refuse(errContentType.error())
 	}
 	return nil
 }
@@ -128,7 +124,7 @@ func checkHeaders(hdr http.Header, m *message) *Error {
 func matchHeader(hdr http.Header, key, body string, encoded bool) *Error {
 	values := hdr.Values(key)
 	if len(values) == 0 {
-		return &Error{Code: CodeHeaderMismatch, Message: "Header mismatch: the " + key + " header is missing"}
+		return errHeaderMissing.error(key)
 	}
 	got := values[0]
 	if encoded {
@@ -136,16 +132,14 @@ func matchHeader(hdr http.Header, key, body string, encoded bool) *Error {
 			if b64, ok = strings.CutSuffix(b64, base64Suffix); ok {
 				dec, err := base64.StdEncoding.DecodeString(b64)
 				if err != nil {
-					return &Error{Code: CodeHeaderMismatch,
-						Message: "Header mismatch: the " + key + " header is not valid base64"}
+					return errHeaderBase64.error(key)
 				}
 				got = string(dec)
 			}
 		}
 	}
 	if len(values) > 1 || got != body {
-		return &Error{Code: CodeHeaderMismatch,
-			Message: fmt.Sprintf("Header mismatch: %s header value '%s' does not match body value '%s'", key, got, body)}
+		return errHeaderMismatch.error(key, got, body)
 	}
 	return nil
 }

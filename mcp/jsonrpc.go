@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"reflect"
 	"strings"
 	"sync"
 
@@ -62,12 +61,12 @@ func decode(line []byte) (*message, *decodeError) {
 		m = new(message)
 		if err := unmarshal(line, m); err != nil {
 			if typ = typeError(err); typ == nil {
-				return nil, &decodeError{nil, newError(CodeParseError, err.Error())}
+				return nil, &decodeError{nil, errParse.error(err.Error())}
 			}
 		}
 	}
 	if typ != nil && typ.Field == "" {
-		return nil, &decodeError{nil, newError(CodeInvalidRequest, "a message must be a JSON object")}
+		return nil, &decodeError{nil, errNotAnObject.error()}
 	}
 	id := m.ID
 	if !validID(id) {
@@ -76,21 +75,21 @@ func decode(line []byte) (*message, *decodeError) {
 	badParams := typ != nil && strings.HasPrefix(typ.Field, "params")
 	switch {
 	case typ != nil && !badParams:
-		return nil, &decodeError{id, newError(CodeInvalidRequest, describeTypeError(typ))}
+		return nil, &decodeError{id, errMemberType.error(typeErrorValues(typ))}
 	case m.JSONRPC != "2.0":
-		return nil, &decodeError{id, newError(CodeInvalidRequest, `"jsonrpc" must be "2.0"`)}
+		return nil, &decodeError{id, errJSONRPCVersion.error()}
 	case m.ID != nil && id == nil:
-		return nil, &decodeError{nil, newError(CodeInvalidRequest, `"id" must be a string or a number`)}
+		return nil, &decodeError{nil, errBadID.error()}
 	case m.Method == nil && id != nil && (m.Result != nil || m.Error != nil):
 		return m, nil // a response
 	case m.Method == nil:
-		return nil, &decodeError{id, newError(CodeInvalidRequest, `"method" is missing`)}
+		return nil, &decodeError{id, errNoMethod.error()}
 	case *m.Method == "":
-		return nil, &decodeError{id, newError(CodeInvalidRequest, `"method" is empty`)}
+		return nil, &decodeError{id, errEmptyMethod.error()}
 	case badParams && id == nil:
 		m.Params = nil
 	case badParams:
-		return nil, &decodeError{id, newError(CodeInvalidParams, describeTypeError(typ))}
+		return nil, &decodeError{id, errParamType.error(typeErrorValues(typ))}
 	}
 	return m, nil
 }
@@ -133,27 +132,6 @@ func validID(id json.RawMessage) bool {
 	return c == '"' || c == '-' || ('0' <= c && c <= '9')
 }
 
-// describeTypeError says in plain words which member had the wrong type.
-func describeTypeError(e *json.UnmarshalTypeError) string {
-	field := e.Field
-	if rest, ok := strings.CutPrefix(field, "params._meta."); ok {
-		field = "params._meta[" + rest + "]"
-	}
-	want := "a string"
-	if k := e.Type.Kind(); k == reflect.Struct || k == reflect.Pointer {
-		want = "an object"
-	}
-	return `"` + field + `" must be ` + want + ", not " + article(e.Value)
-}
-
-// article puts "a" or "an" before a JSON type name.
-func article(typ string) string {
-	if strings.ContainsRune("aeiou", rune(typ[0])) {
-		return "an " + typ
-	}
-	return "a " + typ
-}
-
 // isNotification reports whether a decoded request expects no response.
 func (m *message) isNotification() bool { return m.ID == nil }
 
@@ -164,12 +142,9 @@ func (m *message) isResponse() bool { return m.Method == nil }
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // encodeResult returns the response line (ending in a newline) carrying
-// result for id. A result that cannot be marshalled becomes an internal error.
+// result for id, or nil when result cannot be marshalled.
 func encodeResult(id json.RawMessage, result any) []byte {
-	line, err := encodeResponse(id, resultMember, result)
-	if err != nil {
-		return encodeError(id, newError(CodeInternalError, "the result could not be encoded"))
-	}
+	line, _ := encodeResponse(id, resultMember, result)
 	return line
 }
 

@@ -115,62 +115,56 @@ func (s *Server) classify(ss *session, m *message) (request, *Error) {
 	if meta := r.params.Meta; meta != nil && meta.ProtocolVersion != nil && r.method != "initialize" {
 		v := *meta.ProtocolVersion
 		if v != ModernVersion {
-			return r, unsupportedVersion(v)
+			return r, errUnsupportedVersion.error(SupportedVersions, v)
 		}
 		if meta.ClientCapabilities == nil {
-			return r, newError(CodeInvalidParams, `params._meta is missing "`+metaClientCapabilities+`"`)
+			return r, errNoCapabilities.error()
 		}
 		r.modern = true
 		return r, nil
 	}
 	if ss.legacyVersion() == "" && r.method != "initialize" && r.method != "ping" {
-		return r, newError(CodeInvalidParams, errNoVersion)
+		return r, errNoVersion.error(strings.Join(SupportedVersions, ", "))
 	}
 	return r, nil
 }
 
-// unsupportedVersion is the error answering a protocol version the server
-// does not speak.
-func unsupportedVersion(v string) *Error {
-	return &Error{Code: CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version",
-		Data: versionData{SupportedVersions, v}}
-}
-
-// versionData is the data of an unsupported-version error.
-type versionData struct {
-	Supported []string `json:"supported"`
-	Requested string   `json:"requested"`
-}
-
-// errNoVersion is the detail of the error answering a request that names no
-// protocol version on a connection that has not been initialized.
-var errNoVersion = `no protocol version: send "initialize" first, or put "` +
-	metaProtocolVersion + `" and "` + metaClientCapabilities +
-	`" in params._meta; supported versions: ` + strings.Join(SupportedVersions, ", ")
-
 // handle serves one request and returns its response line, or nil for none.
 // It is safe to call concurrently.
 func (s *Server) handle(ctx context.Context, ss *session, m *message) []byte {
-	r, perr := s.classify(ss, m)
-	if perr != nil {
-		return s.fail(m.ID, *m.Method, perr)
-	}
-	result, perr := s.dispatch(ctx, ss, &r)
-	if perr != nil {
-		return s.fail(m.ID, r.method, perr)
-	}
-	return encodeResult(m.ID, result)
+	line, _ := s.respond(ctx, ss, m)
+	return line
 }
 
-// fail logs a protocol error and returns its response line.
+// respond is handle, also returning the error the response carries, if
+// any, whose row gives an HTTP response its status.
+func (s *Server) respond(ctx context.Context, ss *session, m *message) ([]byte, *Error) {
+	r, perr := s.classify(ss, m)
+	if perr == nil {
+		var result any
+		result, perr = s.dispatch(ctx, ss, &r)
+		if perr == nil {
+			line, err := encodeResponse(m.ID, resultMember, result)
+			if err == nil {
+				return line, nil
+			}
+			perr = errResultUnencodable.withCause(err)
+		}
+	}
+	return s.fail(m.ID, r.method, perr), perr
+}
+
+// fail logs a protocol error, at the level of its row in errorTable, and
+// returns its response line.
 func (s *Server) fail(id json.RawMessage, method string, e *Error) []byte {
+	level := e.kind.row().level
 	switch {
 	case e.cause != nil:
-		s.log.Error("protocol error", "method", method, "code", e.Code, "message", e.Message, "data", jsonValue{e.Data}, "cause", e.cause)
+		s.log.Log(context.Background(), level, "protocol error", "method", method, "code", e.Code, "message", e.Message, "data", jsonValue{e.Data}, "cause", e.cause)
 	case e.Data == nil:
-		s.log.Warn("protocol error", "method", method, "code", e.Code, "message", e.Message)
+		s.log.Log(context.Background(), level, "protocol error", "method", method, "code", e.Code, "message", e.Message)
 	default:
-		s.log.Warn("protocol error", "method", method, "code", e.Code, "message", e.Message, "data", jsonValue{e.Data})
+		s.log.Log(context.Background(), level, "protocol error", "method", method, "code", e.Code, "message", e.Message, "data", jsonValue{e.Data})
 	}
 	return encodeError(id, e)
 }
@@ -223,7 +217,7 @@ func (s *Server) dispatch(ctx context.Context, ss *session, r *request) (any, *E
 			return s.readResource(ctx, r)
 		}
 	}
-	return nil, newError(CodeMethodNotFound, r.method)
+	return nil, errMethodNotFound.error(r.method)
 }
 
 // hasTools reports whether the server offers tools.
@@ -264,7 +258,7 @@ func (s *Server) initialize(ss *session, r *request) (any, *Error) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if ss.version != "" {
-		return nil, newError(CodeInvalidRequest, "the connection is already initialized at "+ss.version)
+		return nil, errAlreadyInitialized.error(ss.version)
 	}
 	ss.version = negotiate(r.params.ProtocolVersion)
 	return &initializeResult{

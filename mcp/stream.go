@@ -6,9 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -215,13 +215,7 @@ func (c *conn) readLine() ([]byte, error) {
 
 // tooLong answers a line longer than Options.MaxLineBytes.
 func (c *conn) tooLong() {
-	c.write(c.srv.fail(nil, "", newError(CodeInvalidRequest, tooLongDetail(int64(c.srv.opts.MaxLineBytes)))))
-}
-
-// tooLongDetail is the detail of the error answering a message longer
-// than limit bytes, on a stream or over HTTP.
-func tooLongDetail(limit int64) string {
-	return fmt.Sprintf("message longer than the %d-byte limit", limit)
+	c.write(c.srv.fail(nil, "", errLineTooLong.error(strconv.Itoa(c.srv.opts.MaxLineBytes))))
 }
 
 // skipLine discards input up to and including the next newline.
@@ -307,16 +301,16 @@ func idKey(id json.RawMessage) string {
 // requires batches; elsewhere an array is an invalid request.
 func (c *conn) serveBatch(ctx context.Context, line []byte) {
 	if !batchesAllowed(c.ss.legacyVersion()) {
-		c.write(c.srv.fail(nil, "", newError(CodeInvalidRequest, "batches are not supported at this protocol version")))
+		c.write(c.srv.fail(nil, "", errBatchUnsupported.error()))
 		return
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(line, &items); err != nil {
-		c.write(c.srv.fail(nil, "", newError(CodeParseError, err.Error())))
+		c.write(c.srv.fail(nil, "", errParse.error(err.Error())))
 		return
 	}
 	if len(items) == 0 {
-		c.write(c.srv.fail(nil, "", newError(CodeInvalidRequest, "empty batch")))
+		c.write(c.srv.fail(nil, "", errEmptyBatch.error()))
 		return
 	}
 	var out [][]byte

@@ -238,18 +238,18 @@ var emptyObject = json.RawMessage("{}")
 func (s *Server) callTool(ctx context.Context, r *request) (any, *Error) {
 	p := r.params
 	if p.Name == nil {
-		return nil, newError(CodeInvalidParams, `"params.name" is missing`)
+		return nil, errNoToolName.error()
 	}
 	t := s.byName[*p.Name]
 	if t == nil {
-		return nil, &Error{Code: CodeInvalidParams, Message: "Unknown tool: " + *p.Name}
+		return nil, errUnknownTool.error(*p.Name)
 	}
 	args := p.Arguments
 	switch {
 	case len(args) == 0 || string(args) == "null":
 		args = emptyObject
 	case args[0] != '{':
-		return nil, newError(CodeInvalidParams, `"params.arguments" must be a JSON object`)
+		return nil, errArgumentsNotObject.error()
 	}
 	res, perr := s.runTool(ctx, t, args)
 	if perr != nil {
@@ -264,12 +264,12 @@ func (s *Server) runTool(ctx context.Context, t *registeredTool, args json.RawMe
 	name := t.name
 	defer func() {
 		if v := recover(); v != nil {
-			s.log.Error("panic in tool handler", "tool", name, "panic", v, "stack", string(debug.Stack()))
-			res, perr = toolErrorResult("Error executing tool "+name), nil
+			s.log.Log(ctx, errToolPanic.row().level, "panic in tool handler", "tool", name, "panic", v, "stack", string(debug.Stack()))
+			res, perr = toolErrorResult(errToolPanic.text(name)), nil
 		}
 	}()
 	if msg := t.schema.check(args); msg != "" {
-		return s.toolError(ctx, name, msg), nil
+		return s.toolError(ctx, errInvalidArguments, name, msg), nil
 	}
 	res, err := t.call(ctx, args)
 	if err == nil {
@@ -278,13 +278,17 @@ func (s *Server) runTool(ctx context.Context, t *registeredTool, args json.RawMe
 	if errors.As(err, &perr) {
 		return nil, perr
 	}
-	return s.toolError(ctx, name, err.Error()), nil
+	if _, ok := err.(*argumentError); ok {
+		return s.toolError(ctx, errInvalidArguments, name, err.Error()), nil
+	}
+	return s.toolError(ctx, errToolError, name, err.Error()), nil
 }
 
-// toolError logs a tool error and returns the result that reports it.
-func (s *Server) toolError(ctx context.Context, name, msg string) *CallToolResult {
-	s.log.LogAttrs(ctx, slog.LevelInfo, "tool error", slog.String("tool", name), slog.String("error", msg))
-	return toolErrorResult("Error executing tool " + name + ": " + msg)
+// toolError logs a tool error of row k (errToolError or
+// errInvalidArguments) and returns the result that reports it.
+func (s *Server) toolError(ctx context.Context, k errKind, name, msg string) *CallToolResult {
+	s.log.LogAttrs(ctx, k.row().level, "tool error", slog.String("tool", name), slog.String("error", msg))
+	return toolErrorResult(k.text(name, msg))
 }
 
 // toolErrorResult returns the tool error result whose one text block is
