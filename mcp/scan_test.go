@@ -7,7 +7,8 @@ import (
 )
 
 // scanCases add to unmarshalCases lines that scanMessage must read, or
-// leave to unmarshal, exactly as encoding/json would.
+// leave to unmarshal, exactly as encoding/json would, names matched
+// exactly (see exactJSON).
 var scanCases = []string{
 	`{"jsonrpc":"2.0","id":"a\"b","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"x":[1,"]}"]},"clientInfo":{"name":"c","version":"1"}}}`,
 	` { "jsonrpc" : "2.0" , "id" : -1.5e3 , "method" : "tools/call" , "params" : { "name" : "t" , "arguments" : { } } } `,
@@ -49,7 +50,7 @@ func checkScan(t *testing.T, data []byte) bool {
 		return false
 	}
 	var want message
-	if err := json.Unmarshal(data, &want); err != nil {
+	if err := json.Unmarshal(exactJSON(data), &want); err != nil {
 		t.Errorf("scanMessage(%s) read a line encoding/json rejects: %v", data, err)
 		return true
 	}
