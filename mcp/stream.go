@@ -28,6 +28,7 @@ import (
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	defer s.flushLog()
 	c := newConn(ctx, s, r, w)
 	go c.read()
 	<-c.readDone

@@ -265,6 +265,7 @@ func (s *Server) runTool(ctx context.Context, t *registeredTool, args json.RawMe
 	defer func() {
 		if v := recover(); v != nil {
 			s.log.Log(ctx, errToolPanic.row().level, "panic in tool handler", "tool", name, "panic", v, "stack", string(debug.Stack()))
+			s.flushLog()
 			res, perr = toolErrorResult(errToolPanic.text(name)), nil
 		}
 	}()
