@@ -52,9 +52,10 @@ func TestLogWriterGathersLines(t *testing.T) {
 	if w := rec.all(); len(w) != 2 || len(w[1]) < logBufferSize {
 		t.Fatalf("a full buffer: %d writes, want 2, the last of %d bytes or more", len(w), logBufferSize)
 	}
+	l.Write([]byte(line))
 	l.Flush()
 	l.Flush()
-	if w := rec.all(); len(w) != 3 {
+	if w := rec.all(); len(w) != 3 || w[2] != line {
 		t.Fatalf("two flushes: %d writes, want 3 (the rest, then nothing)", len(w))
 	}
 }
