@@ -32,6 +32,9 @@ type params struct {
 	// tools/call
 	Name      *string         `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	// validArguments: Arguments are valid JSON in valid UTF-8, from a line
+	// scanMessage checked.
+	validArguments bool
 	// resources/read
 	URI *string `json:"uri"`
 	// notifications/cancelled

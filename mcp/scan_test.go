@@ -54,6 +54,12 @@ func checkScan(t *testing.T, data []byte) bool {
 		t.Errorf("scanMessage(%s) read a line encoding/json rejects: %v", data, err)
 		return true
 	}
+	if p := got.Params; p != nil {
+		if p.validArguments != (p.Arguments != nil) {
+			t.Errorf("scanMessage(%s): validArguments %v for arguments %s", data, p.validArguments, p.Arguments)
+		}
+		p.validArguments = false // encoding/json knows nothing of it
+	}
 	if !reflect.DeepEqual(*got, want) {
 		t.Errorf("scanMessage(%s) = %+v; encoding/json gives %+v", data, *got, want)
 	}
@@ -101,7 +107,7 @@ func TestScanValueMatchesEncodingJSON(t *testing.T) {
 // whether scanValue read it.
 func checkScanValue(t *testing.T, data []byte) bool {
 	t.Helper()
-	got, ok := scanValue(data)
+	got, ok := scanValue(data, false)
 	if !ok {
 		return false
 	}
@@ -132,7 +138,7 @@ func BenchmarkScanValue(b *testing.B) {
 	b.Run("scanValue", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, ok := scanValue(args); !ok {
+			if _, ok := scanValue(args, false); !ok {
 				b.Fatal("scanValue failed")
 			}
 		}

@@ -251,16 +251,17 @@ func (s *Server) callTool(ctx context.Context, r *request) (any, *Error) {
 	case args[0] != '{':
 		return nil, errArgumentsNotObject.error()
 	}
-	res, perr := s.runTool(ctx, t, args)
+	res, perr := s.runTool(ctx, t, args, p.validArguments)
 	if perr != nil {
 		return nil, perr
 	}
 	return &callToolWire{res, s.meta(r)}, nil
 }
 
-// runTool validates args and runs the tool's handler, turning its error or
-// panic into a tool error, or its *Error into a protocol error.
-func (s *Server) runTool(ctx context.Context, t *registeredTool, args json.RawMessage) (res *CallToolResult, perr *Error) {
+// runTool validates args (valid says they are known to be valid JSON) and
+// runs the tool's handler, turning its error or panic into a tool error,
+// or its *Error into a protocol error.
+func (s *Server) runTool(ctx context.Context, t *registeredTool, args json.RawMessage, valid bool) (res *CallToolResult, perr *Error) {
 	name := t.name
 	defer func() {
 		if v := recover(); v != nil {
@@ -269,7 +270,7 @@ func (s *Server) runTool(ctx context.Context, t *registeredTool, args json.RawMe
 			res, perr = toolErrorResult(errToolPanic.text(name)), nil
 		}
 	}()
-	if msg := t.schema.check(args); msg != "" {
+	if msg := t.schema.check(args, valid); msg != "" {
 		return s.toolError(ctx, errInvalidArguments, name, msg), nil
 	}
 	res, err := t.call(ctx, args)
