@@ -203,12 +203,23 @@ func encodeResponse(id json.RawMessage, member string, v any) ([]byte, error) {
 	buf.WriteString(responsePrefix)
 	buf.Write(id)
 	buf.WriteString(member)
+	if b, ok := appendResult(buf.AvailableBuffer(), v); ok {
+		buf.Write(b)
+	} else if err := encodeValue(buf, v); err != nil {
+		return nil, err
+	}
+	buf.WriteString("}\n")
+	return bytes.Clone(buf.Bytes()), nil
+}
+
+// encodeValue writes the JSON of v to buf by reflection, without escaping
+// HTML characters and without a newline.
+func encodeValue(buf *bytes.Buffer, v any) error {
 	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return nil, err
+		return err
 	}
 	buf.Truncate(buf.Len() - 1) // Encode's newline
-	buf.WriteString("}\n")
-	return bytes.Clone(buf.Bytes()), nil
+	return nil
 }
