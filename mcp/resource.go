@@ -191,7 +191,7 @@ func (s *Server) readResource(ctx context.Context, r *request) (any, *Error) {
 func (s *Server) runResource(ctx context.Context, h ResourceHandler, req *ResourceRequest) (text string, perr *Error) {
 	defer func() {
 		if v := recover(); v != nil {
-			text, perr = "", errResourceFailed.withCause(fmt.Errorf("panic in resource handler: %v\n%s", v, debug.Stack()), req.URI)
+			text, perr = "", errResourceFailed.withCause(&PanicError{Value: v, Stack: debug.Stack()}, req.URI)
 		}
 	}()
 	text, err := h(ctx, req)

@@ -45,6 +45,13 @@ type Options struct {
 	// CacheTTL is the ttlMs that modern list and read results carry: how long
 	// a client may reuse them. The default, 0, asks clients not to reuse them.
 	CacheTTL time.Duration
+	// OnError, if set, sees every failure the server logs: each tool error
+	// and protocol error it sends, each panic it recovers, each request
+	// cancelled while its handler ran (see [ErrorEvent]). ctx is the
+	// request's context (context.Background for a message that is not one).
+	// It is called on the goroutine serving the request, before the
+	// response is written, so it must be quick and safe for concurrent use.
+	OnError func(ctx context.Context, ev ErrorEvent)
 }
 
 // DefaultMaxLineBytes is the default bound on one incoming message: 4 MiB.
@@ -100,6 +107,7 @@ func (ss *session) legacyVersion() string {
 // request is one request being served: its method and params, and the era
 // it is served in.
 type request struct {
+	id     json.RawMessage // nil for none
 	method string
 	params *params // never nil
 	modern bool
@@ -112,7 +120,7 @@ var noParams = new(params)
 // rejects it: modern _meta wins; then a legacy session; "ping" is allowed
 // before initialize.
 func (s *Server) classify(ss *session, m *message) (request, *Error) {
-	r := request{method: *m.Method, params: m.Params}
+	r := request{id: m.ID, method: *m.Method, params: m.Params}
 	if r.params == nil {
 		r.params = noParams
 	}
@@ -133,8 +141,9 @@ func (s *Server) classify(ss *session, m *message) (request, *Error) {
 	return r, nil
 }
 
-// handle serves one request and returns its response line, or nil for none.
-// It is safe to call concurrently.
+// handle serves one request and returns its response line, or nil for none:
+// a request that runs a handler gets none once its context is done, since
+// the client cancelled it or has gone. It is safe to call concurrently.
 func (s *Server) handle(ctx context.Context, ss *session, m *message) []byte {
 	line, _ := s.respond(ctx, ss, m)
 	return line
@@ -147,6 +156,10 @@ func (s *Server) respond(ctx context.Context, ss *session, m *message) ([]byte, 
 	if perr == nil {
 		var result any
 		result, perr = s.dispatch(ctx, ss, &r)
+		if ctx.Err() != nil && isHandlerMethod(r.method) {
+			s.cancelled(ctx, &r)
+			return nil, nil
+		}
 		if perr == nil {
 			line, err := encodeResponse(m.ID, resultMember, result)
 			if err == nil {
@@ -155,15 +168,22 @@ func (s *Server) respond(ctx context.Context, ss *session, m *message) ([]byte, 
 			perr = errResultUnencodable.withCause(err)
 		}
 	}
-	return s.fail(m.ID, r.method, perr), perr
+	return s.failRequest(ctx, &r, perr), perr
 }
 
-// fail logs a protocol error, at the level of its row in errorTable, and
-// returns its response line. An error the server made is flushed to the
-// log at once, since the process may be about to end.
+// fail logs a protocol error that answers no decoded request, or a request
+// refused before it was read, and returns its response line.
 func (s *Server) fail(id json.RawMessage, method string, e *Error) []byte {
+	return s.failRequest(context.Background(), &request{id: id, method: method, params: noParams}, e)
+}
+
+// failRequest logs the protocol error answering r, at the level of its row
+// in errorTable, passes it to Options.OnError, and returns its response
+// line. An error the server made is flushed to the log at once, since the
+// process may be about to end.
+func (s *Server) failRequest(ctx context.Context, r *request, e *Error) []byte {
 	level := e.kind.row().level
-	attrs := [5]slog.Attr{slog.String("method", method), slog.Int("code", e.Code), slog.String("message", e.Message)}
+	attrs := [5]slog.Attr{slog.String("method", r.method), slog.Int("code", e.Code), slog.String("message", e.Message)}
 	n := 3
 	switch d := e.Data.(type) {
 	case nil:
@@ -177,11 +197,12 @@ func (s *Server) fail(id json.RawMessage, method string, e *Error) []byte {
 	if e.cause != nil {
 		attrs[n], n = slog.Any("cause", e.cause), n+1
 	}
-	s.log.LogAttrs(context.Background(), level, "protocol error", attrs[:n]...)
+	s.log.LogAttrs(ctx, level, "protocol error", attrs[:n]...)
 	if level >= slog.LevelError {
 		s.flushLog()
 	}
-	return encodeError(id, e)
+	s.observe(ctx, r, ErrorEvent{Err: e.failure(), ProtocolError: e})
+	return encodeError(r.id, e)
 }
 
 // jsonValue logs a value as the JSON the client receives.

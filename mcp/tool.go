@@ -141,7 +141,7 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 	rt.call = func(ctx context.Context, raw json.RawMessage) (*CallToolResult, error) {
 		var args In
 		if err := unmarshal(raw, &args); err != nil {
-			return nil, &argumentError{describeDecodeError(err)}
+			return nil, &ArgumentsError{describeDecodeError(err)}
 		}
 		out, err := h(ctx, args)
 		if err != nil {
@@ -152,14 +152,6 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 	s.tools = append(s.tools, rt)
 	s.byName[t.Name] = rt
 }
-
-// argumentError is arguments that passed the schema but do not fit the Go
-// type (a number too large for its field, say). It is reported like a
-// schema failure.
-type argumentError struct{ msg string }
-
-// Error returns the message.
-func (e *argumentError) Error() string { return e.msg }
 
 // describeDecodeError says which argument could not be decoded.
 func describeDecodeError(err error) string {
@@ -251,7 +243,7 @@ func (s *Server) callTool(ctx context.Context, r *request) (any, *Error) {
 	case args[0] != '{':
 		return nil, errArgumentsNotObject.error()
 	}
-	res, perr := s.runTool(ctx, t, args, p.validArguments)
+	res, perr := s.runTool(ctx, r, t, args, p.validArguments)
 	if perr != nil {
 		return nil, perr
 	}
@@ -259,19 +251,17 @@ func (s *Server) callTool(ctx context.Context, r *request) (any, *Error) {
 }
 
 // runTool validates args (valid says they are known to be valid JSON) and
-// runs the tool's handler, turning its error or panic into a tool error,
-// or its *Error into a protocol error.
-func (s *Server) runTool(ctx context.Context, t *registeredTool, args json.RawMessage, valid bool) (res *CallToolResult, perr *Error) {
+// runs the tool's handler for r, turning its error or panic into a tool
+// error, or its *Error into a protocol error.
+func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, args json.RawMessage, valid bool) (res *CallToolResult, perr *Error) {
 	name := t.name
 	defer func() {
 		if v := recover(); v != nil {
-			s.log.Log(ctx, errToolPanic.row().level, "panic in tool handler", "tool", name, "panic", v, "stack", string(debug.Stack()))
-			s.flushLog()
-			res, perr = toolErrorResult(errToolPanic.text(name)), nil
+			res, perr = s.toolPanic(ctx, r, name, &PanicError{Value: v, Stack: debug.Stack()}), nil
 		}
 	}()
 	if msg := t.schema.check(args, valid); msg != "" {
-		return s.toolError(ctx, errInvalidArguments, name, msg), nil
+		return s.toolError(ctx, r, errInvalidArguments, name, &ArgumentsError{msg}), nil
 	}
 	res, err := t.call(ctx, args)
 	if err == nil {
@@ -280,17 +270,24 @@ func (s *Server) runTool(ctx context.Context, t *registeredTool, args json.RawMe
 	if errors.As(err, &perr) {
 		return nil, perr
 	}
-	if _, ok := err.(*argumentError); ok {
-		return s.toolError(ctx, errInvalidArguments, name, err.Error()), nil
+	if _, ok := err.(*ArgumentsError); ok {
+		return s.toolError(ctx, r, errInvalidArguments, name, err), nil
 	}
-	return s.toolError(ctx, errToolError, name, err.Error()), nil
+	return s.toolError(ctx, r, errToolError, name, err), nil
 }
 
-// toolError logs a tool error of row k (errToolError or
-// errInvalidArguments) and returns the result that reports it.
-func (s *Server) toolError(ctx context.Context, k errKind, name, msg string) *CallToolResult {
-	s.log.LogAttrs(ctx, k.row().level, "tool error", slog.String("tool", name), slog.String("error", msg))
-	return toolErrorResult(k.text(name, msg))
+// toolError logs the tool error err of r, of row k (errToolError or
+// errInvalidArguments), passes it to Options.OnError, and returns the
+// result that reports it. A request whose context is done gets no result
+// (see handle), so nothing is logged for it here.
+func (s *Server) toolError(ctx context.Context, r *request, k errKind, name string, err error) *CallToolResult {
+	msg := err.Error()
+	res := toolErrorResult(k.text(name, msg))
+	if ctx.Err() == nil {
+		s.log.LogAttrs(ctx, k.row().level, "tool error", slog.String("tool", name), slog.String("error", msg))
+		s.observe(ctx, r, ErrorEvent{Err: err, ToolResult: res})
+	}
+	return res
 }
 
 // toolErrorResult returns the tool error result whose one text block is
