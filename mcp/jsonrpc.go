@@ -6,7 +6,9 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
@@ -30,6 +32,9 @@ type params struct {
 	// tools/call
 	Name      *string         `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	// validArguments: Arguments are valid JSON in valid UTF-8, from a line
+	// scanMessage checked.
+	validArguments bool
 	// resources/read
 	URI *string `json:"uri"`
 	// notifications/cancelled
@@ -63,6 +68,9 @@ func decode(line []byte) (*message, *decodeError) {
 			if typ = typeError(err); typ == nil {
 				return nil, &decodeError{nil, errParseError.error(err.Error())}
 			}
+			// encoding/json, which read the line for its error, matches
+			// names in any case: the id is the member named exactly "id".
+			m.ID = exactID(line)
 		}
 	}
 	if typ != nil && typ.Field == "" {
@@ -76,12 +84,14 @@ func decode(line []byte) (*message, *decodeError) {
 	switch {
 	case typ != nil && !badParams:
 		return nil, &decodeError{id, errMemberType.error(typeErrorValues(typ))}
+	case m.Method == nil && (m.Result != nil || m.Error != nil):
+		// A response, whatever its id: answering one, even a malformed
+		// one, could start two peers answering each other forever.
+		return m, nil
 	case m.JSONRPC != "2.0":
 		return nil, &decodeError{id, errJSONRPCVersion.error()}
 	case m.ID != nil && id == nil:
 		return nil, &decodeError{nil, errBadID.error()}
-	case m.Method == nil && id != nil && (m.Result != nil || m.Error != nil):
-		return m, nil // a response
 	case m.Method == nil:
 		return nil, &decodeError{id, errNoMethod.error()}
 	case *m.Method == "":
@@ -95,8 +105,10 @@ func decode(line []byte) (*message, *decodeError) {
 }
 
 // unmarshal decodes data into v as encoding/json does, error texts
-// included. It decodes with the v2 engine of go-json-experiment/json in
-// its encoding/json-compatible mode (jsonv1): on a tools/call line that is
+// included, except that member names match field names exactly, as
+// JSON-RPC and MCP names are case-sensitive ("Id" is not "id"). It decodes
+// with the v2 engine of go-json-experiment/json in its
+// encoding/json-compatible mode (jsonv1): on a tools/call line that is
 // about twice as fast, with 6 allocations instead of 16, and into a tool's
 // argument struct 1 instead of 6 (BenchmarkUnmarshalEngines). Only when
 // that engine fails does it decode again, from v's zero value, with
@@ -106,12 +118,25 @@ func decode(line []byte) (*message, *decodeError) {
 // uses encoding/json directly for what scanValue declines, since into an
 // interface value encoding/json is the faster of the two.
 func unmarshal[T any](data []byte, v *T) error {
-	if jsonv1.Unmarshal(data, v) == nil {
+	if jsonv2.Unmarshal(data, v, exactNames) == nil {
 		return nil
 	}
 	var zero T
 	*v = zero
 	return json.Unmarshal(data, v)
+}
+
+// exactNames is encoding/json's behaviour with names matched exactly.
+var exactNames = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv2.MatchCaseInsensitiveNames(false))
+
+// exactID returns the id of a JSON object whose member types may be wrong:
+// the value of its member named exactly "id", or nil.
+func exactID(line []byte) json.RawMessage {
+	var v struct {
+		ID json.RawMessage `json:"id"`
+	}
+	jsonv2.Unmarshal(line, &v, exactNames)
+	return v.ID
 }
 
 // typeError returns the type error in err's chain, or nil. (Kept out of
@@ -123,13 +148,14 @@ func typeError(err error) *json.UnmarshalTypeError {
 	return typ
 }
 
-// validID reports whether a raw id is a JSON string or number.
+// validID reports whether a raw id is a JSON number, or a JSON string
+// in valid UTF-8, which the response can echo as it is.
 func validID(id json.RawMessage) bool {
 	if len(id) == 0 {
 		return false
 	}
 	c := id[0]
-	return c == '"' || c == '-' || ('0' <= c && c <= '9')
+	return c == '"' && utf8.Valid(id) || c == '-' || ('0' <= c && c <= '9')
 }
 
 // isNotification reports whether a decoded request expects no response.
@@ -170,12 +196,23 @@ func encodeResponse(id json.RawMessage, member string, v any) ([]byte, error) {
 	buf.WriteString(responsePrefix)
 	buf.Write(id)
 	buf.WriteString(member)
+	if b, ok := appendResult(buf.AvailableBuffer(), v); ok {
+		buf.Write(b)
+	} else if err := encodeValue(buf, v); err != nil {
+		return nil, err
+	}
+	buf.WriteString("}\n")
+	return bytes.Clone(buf.Bytes()), nil
+}
+
+// encodeValue writes the JSON of v to buf by reflection, without escaping
+// HTML characters and without a newline.
+func encodeValue(buf *bytes.Buffer, v any) error {
 	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return nil, err
+		return err
 	}
 	buf.Truncate(buf.Len() - 1) // Encode's newline
-	buf.WriteString("}\n")
-	return bytes.Clone(buf.Bytes()), nil
+	return nil
 }

@@ -118,6 +118,7 @@ func (r *request) name() string {
 func (s *Server) toolPanic(ctx context.Context, r *request, tool string, p *PanicError) *CallToolResult {
 	s.log.LogAttrs(ctx, errToolPanic.row().level, "panic in tool handler", slog.String("tool", tool), slog.String("id", string(r.id)),
 		slog.Any("panic", p.Value), slog.String("stack", string(p.Stack)))
+	s.flushLog()
 	res := toolErrorResult(errToolPanic.text(tool))
 	ev := ErrorEvent{Err: p, ToolResult: res}
 	if ctx.Err() != nil {

@@ -61,10 +61,10 @@ type registeredResource struct {
 	handler ResourceHandler
 }
 
-// registeredTemplate is a resource template, parsed, with its handler.
+// registeredTemplate is a resource template, compiled, with its handler.
 type registeredTemplate struct {
 	ResourceTemplate
-	tmpl    *uritemplate.Template
+	match   *uriMatcher
 	handler ResourceHandler
 }
 
@@ -96,7 +96,7 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
 	if t.MIMEType == "" {
 		t.MIMEType = defaultMIMEType
 	}
-	s.tmpls = append(s.tmpls, &registeredTemplate{t, tmpl, h})
+	s.tmpls = append(s.tmpls, &registeredTemplate{t, newURIMatcher(tmpl, t.URITemplate), h})
 }
 
 // listResourcesResult is the result of resources/list.
@@ -165,11 +165,7 @@ func (s *Server) readResource(ctx context.Context, r *request) (any, *Error) {
 		// percent-encoded; clients often send them raw (as IRIs).
 		target := escapeNonASCII(uri)
 		for _, t := range s.tmpls {
-			if vals := t.tmpl.Match(target); vals != nil {
-				req.Params = make(map[string]string, len(vals))
-				for name, v := range vals {
-					req.Params[name] = v.String()
-				}
+			if req.Params = t.match.match(target); req.Params != nil {
 				h, mime = t.handler, t.MIMEType
 				break
 			}

@@ -17,6 +17,7 @@ type Server struct {
 	infoMeta serverMeta // info, as the _meta of modern results carries it
 	opts     Options
 	log      *slog.Logger
+	logw     *logWriter // the default logger's buffer; nil for Options.Logger
 	tools    []*registeredTool
 	byName   map[string]*registeredTool
 	static   []*registeredResource
@@ -30,7 +31,9 @@ type Options struct {
 	// initialize and server/discover results when not empty.
 	Instructions string
 	// Logger receives one line per tool error, protocol error and recovered
-	// panic. The default writes text lines to stderr.
+	// panic. The default writes text lines to stderr, gathered for a few
+	// milliseconds under load so that they cost fewer system calls (the
+	// server writes them out when it stops serving).
 	Logger *slog.Logger
 	// MaxLineBytes bounds one incoming message on a stream. A longer line is
 	// answered with an invalid-request error and skipped. The default is
@@ -80,7 +83,8 @@ func NewServer(name, version string, opts *Options) *Server {
 	}
 	s.log = s.opts.Logger
 	if s.log == nil {
-		s.log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+		s.logw = newLogWriter(os.Stderr)
+		s.log = slog.New(slog.NewTextHandler(s.logw, nil))
 	}
 	return s
 }
@@ -175,16 +179,27 @@ func (s *Server) fail(id json.RawMessage, method string, e *Error) []byte {
 
 // failRequest logs the protocol error answering r, at the level of its row
 // in errorTable, passes it to Options.OnError, and returns its response
-// line.
+// line. An error the server made is flushed to the log at once, since the
+// process may be about to end.
 func (s *Server) failRequest(ctx context.Context, r *request, e *Error) []byte {
-	method, level := r.method, e.kind.row().level
-	switch {
-	case e.cause != nil:
-		s.log.Log(context.Background(), level, "protocol error", "method", method, "code", e.Code, "message", e.Message, "data", jsonValue{e.Data}, "cause", e.cause)
-	case e.Data == nil:
-		s.log.Log(context.Background(), level, "protocol error", "method", method, "code", e.Code, "message", e.Message)
+	level := e.kind.row().level
+	attrs := [5]slog.Attr{slog.String("method", r.method), slog.Int("code", e.Code), slog.String("message", e.Message)}
+	n := 3
+	switch d := e.Data.(type) {
+	case nil:
+	case string:
+		attrs[n], n = slog.String("data", d), n+1
+	case json.RawMessage:
+		attrs[n], n = slog.String("data", string(d)), n+1
 	default:
-		s.log.Log(context.Background(), level, "protocol error", "method", method, "code", e.Code, "message", e.Message, "data", jsonValue{e.Data})
+		attrs[n], n = slog.Any("data", jsonValue{d}), n+1
+	}
+	if e.cause != nil {
+		attrs[n], n = slog.Any("cause", e.cause), n+1
+	}
+	s.log.LogAttrs(ctx, level, "protocol error", attrs[:n]...)
+	if level >= slog.LevelError {
+		s.flushLog()
 	}
 	s.observe(ctx, r, ErrorEvent{Err: e.failure(), ProtocolError: e})
 	return encodeError(r.id, e)
