@@ -308,25 +308,16 @@ func isHandlerMethod(method string) bool {
 func (c *conn) run(ctx context.Context, m *message, handoff *time.Timer) bool {
 	c.wg.Add(1)
 	defer c.wg.Done()
-	handoff.Reset(handoffDelay)
-	resp := c.call(ctx, m)
-	reader := handoff.Stop()
-	c.write(resp)
-	return reader
-}
-
-// call serves a request that runs a handler, cancellable by
-// notifications/cancelled, and returns its response, or nil when it was
-// cancelled.
-func (c *conn) call(ctx context.Context, m *message) []byte {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	key, cl := c.calls.start(m.ID, cancel)
+	handoff.Reset(handoffDelay) // only now: a cancellation the next reader reads finds the call
 	resp := c.srv.handle(ctx, &c.ss, m)
-	if c.calls.finish(key, cl) {
-		return nil
+	reader := handoff.Stop()
+	if !c.calls.finish(key, cl) {
+		c.write(resp)
 	}
-	return resp
+	return reader
 }
 
 // idKey identifies a request id: the same string, or the same number text.
@@ -370,7 +361,16 @@ func (c *conn) serveBatch(ctx context.Context, line []byte) {
 		case m.isNotification():
 			c.calls.notify(m)
 		case isHandlerMethod(*m.Method):
-			calls.Go(func() { out[i] = c.call(ctx, m) })
+			// Registered before the reader goes on, as run's are.
+			ctx, cancel := context.WithCancel(ctx)
+			key, cl := c.calls.start(m.ID, cancel)
+			calls.Go(func() {
+				defer cancel()
+				resp := c.srv.handle(ctx, &c.ss, m)
+				if !c.calls.finish(key, cl) {
+					out[i] = resp
+				}
+			})
 		default:
 			out[i] = c.srv.handle(ctx, &c.ss, m)
 		}

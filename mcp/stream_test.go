@@ -200,15 +200,16 @@ func TestServeBatchCancel(t *testing.T) {
 	wait := `{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"wait","arguments":{}}}`
 	echo := `{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`
 	c.send(`[` + wait + `,` + echo + `]`)
+	// Sent at once, and on the side: a server whose reader runs the batch
+	// would never read it, and one that registers the call late would miss
+	// it.
+	go io.WriteString(c.in, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow"}}`+"\n")
 	var ctx context.Context
 	select {
 	case ctx = <-started:
 	case <-time.After(testTimeout):
 		t.Fatal("the batch's wait call did not start")
 	}
-	// Sent on the side: a server whose reader runs the batch would never
-	// read it.
-	go io.WriteString(c.in, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow"}}`+"\n")
 	select {
 	case <-ctx.Done():
 	case <-time.After(testTimeout):
