@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -11,7 +10,8 @@ import (
 )
 
 // Main runs s as a program: it serves MCP on stdin and stdout until stdin
-// ends or the process is interrupted, then exits. With -http ADDR it
+// ends or the process gets SIGINT or SIGTERM, then answers the requests
+// still running and returns. With -http ADDR it
 // serves Streamable HTTP instead (see [Server.ServeStreamableHTTP] and
 // [HTTPAddr]). Logs go to stderr; stdout carries protocol messages only.
 // When stdin is a terminal it first prints a hint on stderr, since a
@@ -35,13 +35,18 @@ func Main(s *Server) {
 	if fi, err := os.Stdin.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		fmt.Fprintf(os.Stderr, terminalHint, s.info.Name)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// A signal ends the input as its end would: the requests running are
+	// answered, then Main returns. Closing os.Stdin would not do: a read of
+	// a pipe or terminal that stays open blocks even once the file is closed.
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	stop := make(chan struct{})
 	go func() {
-		<-ctx.Done()
-		os.Stdin.Close() // unblocks the read; Serve then returns ctx's error
+		<-signals
+		close(stop)
 	}()
-	if err := s.Serve(ctx, os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
+	if err := s.serve(context.Background(), stop, os.Stdin, os.Stdout); err != nil {
 		s.log.Error("serving stdio", "error", err)
 		os.Exit(1)
 	}
