@@ -129,6 +129,14 @@ func refuse(status, code int, detail string) *httpError {
 // ServeHTTP checks the peer, answers CORS preflights, and serves POST and
 // DELETE; every refusal is answered with its status and JSON-RPC error.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.TransferEncoding != nil {
+		// RFC 9112 §6.1: a request with both Transfer-Encoding and
+		// Content-Length may be smuggling one request inside another, and
+		// its connection must be closed after the response. net/http has
+		// removed the Content-Length by now, so every chunked request is
+		// treated so; clients send MCP messages whole, with a length.
+		w.Header().Set("Connection", "close")
+	}
 	herr := h.checkPeer(r)
 	switch {
 	case herr != nil:
