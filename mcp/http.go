@@ -62,6 +62,11 @@ type HTTPOptions struct {
 	// request naming it is then answered 404, telling the client to
 	// initialize again. The default is [DefaultSessionIdleTimeout].
 	SessionIdleTimeout time.Duration
+	// SessionIDPrefix starts every legacy-era session id, so that a load
+	// balancer in front of several processes can send the requests of a
+	// session to the process that holds it (deploy/nginx routes on it). It
+	// should be short visible ASCII, such as "b1-".
+	SessionIDPrefix string
 }
 
 // httpHandler is the MCP endpoint over Streamable HTTP.
@@ -267,7 +272,7 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *mes
 // initialize opens a legacy session and answers the initialize request in
 // it. The session is kept only if initialize succeeds.
 func (h *httpHandler) initialize(w http.ResponseWriter, r *http.Request, m *message) *httpError {
-	id, hs := h.sessions.open()
+	id, hs := h.sessions.open(h.opts.SessionIDPrefix)
 	if hs == nil {
 		w.Header().Set("Retry-After", retryAfterSeconds)
 		return refuse(http.StatusServiceUnavailable, CodeInternalError,

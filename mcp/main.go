@@ -22,14 +22,15 @@ import (
 func Main(s *Server) {
 	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: %s [-http ADDR]\n\n%s serves MCP on stdin and stdout, one JSON-RPC message per line,\nor over Streamable HTTP with -http.\n\n", fs.Name(), s.info.Name)
+		fmt.Fprintf(fs.Output(), "usage: %s [-http ADDR [-session-prefix PREFIX]]\n\n%s serves MCP on stdin and stdout, one JSON-RPC message per line,\nor over Streamable HTTP with -http.\n\n", fs.Name(), s.info.Name)
 		fs.PrintDefaults()
 	}
 	httpAddr := fs.String("http", "", "serve MCP over Streamable HTTP at `ADDR` instead of stdio, at the path "+DefaultHTTPPath+`;
 ":8080" listens on 127.0.0.1 only, "0.0.0.0:8080" on every interface`)
+	prefix := fs.String("session-prefix", "", "with -http, start every legacy-era session id with `PREFIX`, so that a load balancer\nin front of several processes can route a session to the one holding it")
 	fs.Parse(os.Args[1:])
 	if *httpAddr != "" {
-		mainHTTP(s, *httpAddr)
+		mainHTTP(s, *httpAddr, &HTTPOptions{SessionIDPrefix: *prefix})
 		return
 	}
 	if fi, err := os.Stdin.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
