@@ -219,12 +219,13 @@ http {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGQUIT) // graceful shutdown
+		client.CloseIdleConnections()
+		cmd.Process.Signal(syscall.SIGTERM)
 		select {
 		case <-exited:
 		case <-time.After(waitFor):
 			cmd.Process.Kill()
-			t.Errorf("nginx still running %v after SIGQUIT", waitFor)
+			t.Errorf("nginx still running %v after SIGTERM", waitFor)
 		}
 	})
 	for deadline := time.Now().Add(waitFor); ; time.Sleep(10 * time.Millisecond) {
