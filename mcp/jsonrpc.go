@@ -57,13 +57,10 @@ type decodeError struct {
 // since notifications are never answered.
 func decode(line []byte) (*message, *decodeError) {
 	var typ *json.UnmarshalTypeError
-	m, ok := scanMessage(line)
-	if !ok {
-		m = new(message)
-		if err := unmarshal(line, m); err != nil {
-			if typ = typeError(err); typ == nil {
-				return nil, &decodeError{nil, newError(CodeParseError, err.Error())}
-			}
+	m := new(message)
+	if err := unmarshal(line, m); err != nil {
+		if typ = typeError(err); typ == nil {
+			return nil, &decodeError{nil, newError(CodeParseError, err.Error())}
 		}
 	}
 	if typ != nil && typ.Field == "" {
@@ -101,11 +98,9 @@ func decode(line []byte) (*message, *decodeError) {
 // about twice as fast, with 6 allocations instead of 16, and into a tool's
 // argument struct 1 instead of 6 (BenchmarkUnmarshalEngines). Only when
 // that engine fails does it decode again, from v's zero value, with
-// encoding/json itself, whose error texts the wire carries.
-//
-// decode calls it for a line scanMessage declines, and the schema checker
-// uses encoding/json directly for what scanValue declines, since into an
-// interface value encoding/json is the faster of the two.
+// encoding/json itself, whose error texts the wire carries. (The schema
+// checker decodes with encoding/json directly: into an interface value, it
+// is the faster of the two.)
 func unmarshal[T any](data []byte, v *T) error {
 	if jsonv1.Unmarshal(data, v) == nil {
 		return nil

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,10 +14,10 @@ import (
 )
 
 // schema is an input schema compiled once, at registration, into a checker
-// whose messages name each failing field by JSON pointer in plain words.
-// It covers the keywords schema inference produces and the common
-// constraints; a schema using any other keyword is checked by
-// jsonschema-go's validator instead (see fallback).
+// whose messages name each failing field by JSON pointer in plain words. It
+// covers every keyword that jsonschema.For infers from a Go type (the only
+// schemas a tool has): types, properties, required, additionalProperties,
+// items, and the bounds of sized integers and of arrays.
 type schema struct {
 	types    []string // allowed JSON types; empty allows any
 	props    map[string]*schema
@@ -27,101 +26,64 @@ type schema struct {
 	closed   bool    // additionalProperties: false
 	extra    *schema // additionalProperties schema
 	items    *schema
-	enum     []any
 
-	minimum, maximum, exclusiveMinimum, exclusiveMaximum *float64
-
-	minLength, maxLength, minItems, maxItems *int
-	pattern                                  *regexp.Regexp
-
-	fallback *jsonschema.Resolved // set on the root when a keyword is not covered
+	minimum, maximum   *float64
+	minItems, maxItems *int
 }
 
 // falseSchema is how jsonschema-go spells the schema false.
 var falseSchema = &jsonschema.Schema{Not: &jsonschema.Schema{}}
 
-// compileSchema compiles s. It panics if s cannot be resolved, which for an
-// inferred schema is a programming error.
-func compileSchema(s *jsonschema.Schema) *schema {
-	if c, ok := compile(s); ok {
-		return c
-	}
-	r, err := s.Resolve(nil)
-	if err != nil {
-		panic(fmt.Sprintf("mcp: cannot resolve schema: %v", err))
-	}
-	return &schema{fallback: r}
-}
+// covered are the fields of jsonschema.Schema that the checker reads, or
+// that do not constrain a value.
+var covered = []string{"Type", "Types", "Properties", "PropertyOrder", "Required",
+	"AdditionalProperties", "Items", "Minimum", "Maximum", "MinItems", "MaxItems", "Description"}
 
-// compile returns the checker for s, or false if s uses a keyword it does not
-// cover.
-func compile(s *jsonschema.Schema) (*schema, bool) {
+// compileSchema compiles s. It panics if s uses a keyword the checker does
+// not cover, which only a jsonschema-go inferring more than it does today
+// could cause: a programming error, found at startup.
+func compileSchema(s *jsonschema.Schema) *schema {
 	if s == nil {
-		return nil, true
+		return nil
 	}
-	if s.Ref != "" || s.DynamicRef != "" || s.AllOf != nil || s.AnyOf != nil || s.OneOf != nil ||
-		s.Not != nil || s.If != nil || s.Const != nil || s.MultipleOf != nil || s.PatternProperties != nil ||
-		s.DependentRequired != nil || s.DependentSchemas != nil || s.PrefixItems != nil || s.ItemsArray != nil ||
-		s.Contains != nil || s.UniqueItems || s.PropertyNames != nil || s.UnevaluatedItems != nil ||
-		s.UnevaluatedProperties != nil || s.MinProperties != nil || s.MaxProperties != nil || s.AdditionalItems != nil {
-		return nil, false
+	v := reflect.ValueOf(s).Elem()
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		if f.IsExported() && !v.Field(i).IsZero() && !slices.Contains(covered, f.Name) {
+			panic("mcp: an input schema uses " + f.Name + ", which the argument checker does not cover")
+		}
 	}
 	c := &schema{
-		types: s.Types, required: s.Required, enum: s.Enum,
-		minimum: s.Minimum, maximum: s.Maximum, exclusiveMinimum: s.ExclusiveMinimum, exclusiveMaximum: s.ExclusiveMaximum,
-		minLength: s.MinLength, maxLength: s.MaxLength, minItems: s.MinItems, maxItems: s.MaxItems,
+		types: s.Types, required: s.Required, items: compileSchema(s.Items),
+		minimum: s.Minimum, maximum: s.Maximum, minItems: s.MinItems, maxItems: s.MaxItems,
 	}
 	if s.Type != "" {
 		c.types = []string{s.Type}
 	}
-	if s.Pattern != "" {
-		re, err := regexp.Compile(s.Pattern)
-		if err != nil {
-			return nil, false
-		}
-		c.pattern = re
-	}
-	var ok bool
-	if c.items, ok = compile(s.Items); !ok {
-		return nil, false
-	}
-	if a := s.AdditionalProperties; a != nil {
-		if reflect.DeepEqual(a, falseSchema) {
-			c.closed = true
-		} else if c.extra, ok = compile(a); !ok {
-			return nil, false
-		}
+	if a := s.AdditionalProperties; reflect.DeepEqual(a, falseSchema) {
+		c.closed = true
+	} else {
+		c.extra = compileSchema(a)
 	}
 	if len(s.Properties) > 0 {
 		c.props = make(map[string]*schema, len(s.Properties))
 		c.order = s.PropertyOrder
 		for name, p := range s.Properties {
-			if c.props[name], ok = compile(p); !ok {
-				return nil, false
-			}
+			c.props[name] = compileSchema(p)
 			if !slices.Contains(c.order, name) {
 				c.order = append(c.order, name)
 			}
 		}
 	}
-	return c, true
+	return c
 }
 
 // check validates raw JSON arguments. It returns "" when they conform, and
 // otherwise every problem found, separated by "; ".
 func (c *schema) check(raw json.RawMessage) string {
-	v, ok := scanValue(raw)
-	if !ok {
-		v = nil
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return "arguments are not valid JSON: " + err.Error()
-		}
-	}
-	if c.fallback != nil {
-		if err := c.fallback.Validate(v); err != nil {
-			return err.Error()
-		}
-		return ""
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return "arguments are not valid JSON: " + err.Error()
 	}
 	var problems []string
 	c.walk(pointer{}, v, &problems)
@@ -164,24 +126,9 @@ func (c *schema) walk(p pointer, v any, problems *[]string) {
 		fail("expected %s, got %s", typeNames(c.types), describe(v))
 		return
 	}
-	if c.enum != nil && !slices.ContainsFunc(c.enum, func(e any) bool { return equalJSON(e, v) }) {
-		fail("must be one of %s", listValues(c.enum))
-		return
-	}
 	switch v := v.(type) {
 	case float64:
 		c.walkNumber(p, v, problems)
-	case string:
-		n := utf8.RuneCountInString(v)
-		if c.minLength != nil && n < *c.minLength {
-			fail("must be at least %s long, got %d", count(*c.minLength, "character"), n)
-		}
-		if c.maxLength != nil && n > *c.maxLength {
-			fail("must be at most %s long, got %d", count(*c.maxLength, "character"), n)
-		}
-		if c.pattern != nil && !c.pattern.MatchString(v) {
-			fail("must match the pattern %s", c.pattern)
-		}
 	case []any:
 		if c.minItems != nil && len(v) < *c.minItems {
 			fail("must have at least %s, got %d", count(*c.minItems, "item"), len(v))
@@ -205,17 +152,11 @@ func (c *schema) walkNumber(p pointer, v float64, problems *[]string) {
 	fail := func(format string, bound float64) {
 		*problems = append(*problems, p.at()+": "+fmt.Sprintf(format, bound, strconv.FormatFloat(v, 'g', -1, 64)))
 	}
-	switch {
-	case c.minimum != nil && v < *c.minimum:
+	if c.minimum != nil && v < *c.minimum {
 		fail("must be at least %g, got %s", *c.minimum)
-	case c.exclusiveMinimum != nil && v <= *c.exclusiveMinimum:
-		fail("must be greater than %g, got %s", *c.exclusiveMinimum)
 	}
-	switch {
-	case c.maximum != nil && v > *c.maximum:
+	if c.maximum != nil && v > *c.maximum {
 		fail("must be at most %g, got %s", *c.maximum)
-	case c.exclusiveMaximum != nil && v >= *c.exclusiveMaximum:
-		fail("must be less than %g, got %s", *c.exclusiveMaximum)
 	}
 }
 
@@ -304,23 +245,6 @@ func describe(v any) string {
 		return "an array"
 	}
 	return "an object"
-}
-
-// listValues lists JSON values as their JSON text, separated by commas.
-func listValues(vs []any) string {
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		b, _ := json.Marshal(v)
-		parts[i] = string(b)
-	}
-	return strings.Join(parts, ", ")
-}
-
-// equalJSON compares two decoded JSON values.
-func equalJSON(a, b any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return string(x) == string(y)
 }
 
 // escapePointer escapes a property name as a JSON pointer token.
