@@ -327,43 +327,52 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
-	t.Run("run button", func(t *testing.T) {
-		visit(t, "tool-errors.html")
-		const fig = "#t01-modern-tool-error"
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fig+" .run-button"))); err != nil {
-			t.Fatal(err)
-		}
-		poll(t, `/\b(ok|bad)\b/.test(document.querySelector("`+fig+` .run-status").className)`)
-		var res struct {
-			Status string
-			Pairs  [][2]string
-		}
-		eval(t, `({
-			status: document.querySelector("`+fig+` .run-status").className,
-			pairs: [...document.querySelectorAll("`+fig+` .exchange")].map(ex => [
-				ex.querySelector(".msg.res").innerText.split("\n").slice(1).join("\n"),
-				ex.querySelector(".msg.live").innerText.split("\n").slice(1).join("\n")])
-		})`, &res)
-		if !strings.Contains(res.Status, "ok") {
-			t.Errorf("run status %q, want ok", res.Status)
-		}
-		if len(res.Pairs) == 0 {
-			t.Fatal("no exchanges")
-		}
-		for i, p := range res.Pairs {
-			if p[0] != p[1] || !strings.Contains(p[0], `"isError": true`) {
-				t.Errorf("exchange %d: live response\n%s\nwant the pinned\n%s", i, p[1], p[0])
-			}
-		}
-		con.check(t, "tool-errors.html after Run")
-		if *screenshots != "" {
-			png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(fig)))
-			if err != nil {
+	// Run buttons: a tool error, and a request cancelled in flight, whose
+	// live panel must say why it has no response.
+	for _, run := range []struct{ name, page, fig, want string }{
+		{"run button", "tool-errors.html", "#t01-modern-tool-error", `"isError": true`},
+		{"run button, cancelled request", "handler-failures.html", "#t04-modern-cancelled", "the request was cancelled"},
+	} {
+		t.Run(run.name, func(t *testing.T) {
+			visit(t, run.page)
+			fig := run.fig
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fig+" .run-button"))); err != nil {
 				t.Fatal(err)
 			}
-			shot(t, *screenshots, "desktop-light-run", png)
-		}
-	})
+			poll(t, `/\b(ok|bad)\b/.test(document.querySelector("`+fig+` .run-status").className)`)
+			var res struct {
+				Status string
+				Pairs  [][2]string
+			}
+			eval(t, `({
+				status: document.querySelector("`+fig+` .run-status").className,
+				pairs: [...document.querySelectorAll("`+fig+` .exchange")].map(ex => [
+					ex.querySelector(".msg.res").innerText.split("\n").slice(1).join("\n"),
+					ex.querySelector(".msg.live").innerText.split("\n").slice(1).join("\n")])
+			})`, &res)
+			if !strings.Contains(res.Status, "ok") {
+				t.Errorf("run status %q, want ok", res.Status)
+			}
+			shown := false
+			for i, p := range res.Pairs {
+				if p[0] != p[1] {
+					t.Errorf("exchange %d: live response\n%s\nwant the pinned\n%s", i, p[1], p[0])
+				}
+				shown = shown || strings.Contains(p[0], run.want)
+			}
+			if !shown {
+				t.Errorf("no exchange shows %q: %q", run.want, res.Pairs)
+			}
+			con.check(t, run.page+" after Run")
+			if *screenshots != "" {
+				png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(fig)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				shot(t, *screenshots, "desktop-light-"+strings.TrimPrefix(fig, "#"), png)
+			}
+		})
+	}
 
 	t.Run("screenshots", func(t *testing.T) {
 		dir := *screenshots

@@ -178,10 +178,12 @@
           var old = ex.querySelector(".msg.live");
           if (old) { old.remove(); }
           var got = res.exchanges[i] || { html: "", same: false };
+          var pinnedNone = ex.querySelector(".msg.res .noreply"); // says why none is owed
+          var none = pinnedNone ? pinnedNone.textContent : body.dataset.noReply;
           var div = document.createElement("div");
           div.className = "msg live" + (got.same ? "" : " differs");
           div.innerHTML = "<div class=\"label\">" + escapeHTML(body.dataset.live) + "</div>" +
-            (got.html || "<p class=\"noreply\">" + escapeHTML(body.dataset.noReply) + "</p>");
+            (got.html || "<p class=\"noreply\">" + escapeHTML(none) + "</p>");
           ex.appendChild(div);
           ex.classList.add("has-live");
           div.querySelectorAll(".code").forEach(addCopyButton);
