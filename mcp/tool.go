@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpbookshop/guide/mcp/internal/schema"
 )
 
 // Tool describes a tool to the client.
@@ -69,7 +70,7 @@ type ToolInfo struct {
 type registeredTool struct {
 	name   string
 	wire   func() *ToolInfo // the tool as tools/list sends it, made on first use
-	schema *schema          // validates arguments before call runs
+	schema *schema.Checker  // validates arguments before call runs
 	call   func(ctx context.Context, args json.RawMessage) (*CallToolResult, error)
 }
 
@@ -126,7 +127,7 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 			out = nil
 		}
 	}
-	rt := &registeredTool{name: t.Name, schema: compileSchema(in)}
+	rt := &registeredTool{name: t.Name, schema: schema.Compile(in)}
 	// The first marshalling of a schema costs about half a millisecond
 	// (encoding/json building its encoders for jsonschema.Schema): the
 	// first tools/list pays it, not every program's startup.
@@ -259,7 +260,7 @@ func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, arg
 			res, perr = s.toolPanic(ctx, r, name, &PanicError{Value: v, Stack: debug.Stack()}), nil
 		}
 	}()
-	if msg := t.schema.check(args); msg != "" {
+	if msg := t.schema.Check(args); msg != "" {
 		return s.toolError(ctx, r, name, &ArgumentsError{msg}), nil
 	}
 	res, err := t.call(ctx, args)

@@ -1,4 +1,8 @@
-package mcp
+// Package schema checks a tool's arguments against the input schema that
+// jsonschema.For inferred from the tool's Go argument type, and says what is
+// wrong in plain words, naming each failing field by JSON pointer: what the
+// model reads in the tool error when its arguments do not fit.
+package schema
 
 import (
 	"encoding/json"
@@ -13,19 +17,18 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// schema is an input schema compiled once, at registration, into a checker
-// whose messages name each failing field by JSON pointer in plain words. It
-// covers every keyword that jsonschema.For infers from a Go type (the only
-// schemas a tool has): types, properties, required, additionalProperties,
-// items, and the bounds of sized integers and of arrays.
-type schema struct {
+// Checker is an input schema compiled once, at registration. It covers
+// every keyword that jsonschema.For infers from a Go type (the only schemas
+// a tool has): types, properties, required, additionalProperties, items,
+// and the bounds of sized integers and of arrays.
+type Checker struct {
 	types    []string // allowed JSON types; empty allows any
-	props    map[string]*schema
+	props    map[string]*Checker
 	order    []string // property order, for stable messages
 	required []string
-	closed   bool    // additionalProperties: false
-	extra    *schema // additionalProperties schema
-	items    *schema
+	closed   bool     // additionalProperties: false
+	extra    *Checker // additionalProperties schema
+	items    *Checker
 
 	minimum, maximum   *float64
 	minItems, maxItems *int
@@ -39,10 +42,10 @@ var falseSchema = &jsonschema.Schema{Not: &jsonschema.Schema{}}
 var covered = []string{"Type", "Types", "Properties", "PropertyOrder", "Required",
 	"AdditionalProperties", "Items", "Minimum", "Maximum", "MinItems", "MaxItems", "Description"}
 
-// compileSchema compiles s. It panics if s uses a keyword the checker does
-// not cover, which only a jsonschema-go inferring more than it does today
-// could cause: a programming error, found at startup.
-func compileSchema(s *jsonschema.Schema) *schema {
+// Compile compiles s. It panics if s uses a keyword the checker does not
+// cover, which only a jsonschema-go inferring more than it does today could
+// cause: a programming error, found at startup.
+func Compile(s *jsonschema.Schema) *Checker {
 	if s == nil {
 		return nil
 	}
@@ -53,8 +56,8 @@ func compileSchema(s *jsonschema.Schema) *schema {
 			panic("mcp: an input schema uses " + f.Name + ", which the argument checker does not cover")
 		}
 	}
-	c := &schema{
-		types: s.Types, required: s.Required, items: compileSchema(s.Items),
+	c := &Checker{
+		types: s.Types, required: s.Required, items: Compile(s.Items),
 		minimum: s.Minimum, maximum: s.Maximum, minItems: s.MinItems, maxItems: s.MaxItems,
 	}
 	if s.Type != "" {
@@ -63,13 +66,13 @@ func compileSchema(s *jsonschema.Schema) *schema {
 	if a := s.AdditionalProperties; reflect.DeepEqual(a, falseSchema) {
 		c.closed = true
 	} else {
-		c.extra = compileSchema(a)
+		c.extra = Compile(a)
 	}
 	if len(s.Properties) > 0 {
-		c.props = make(map[string]*schema, len(s.Properties))
+		c.props = make(map[string]*Checker, len(s.Properties))
 		c.order = s.PropertyOrder
 		for name, p := range s.Properties {
-			c.props[name] = compileSchema(p)
+			c.props[name] = Compile(p)
 			if !slices.Contains(c.order, name) {
 				c.order = append(c.order, name)
 			}
@@ -78,9 +81,9 @@ func compileSchema(s *jsonschema.Schema) *schema {
 	return c
 }
 
-// check validates raw JSON arguments. It returns "" when they conform, and
+// Check validates raw JSON arguments. It returns "" when they conform, and
 // otherwise every problem found, separated by "; ".
-func (c *schema) check(raw json.RawMessage) string {
+func (c *Checker) Check(raw json.RawMessage) string {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return "arguments are not valid JSON: " + err.Error()
@@ -115,7 +118,7 @@ func (p pointer) at() string {
 }
 
 // walk appends to problems what is wrong with v at pointer p.
-func (c *schema) walk(p pointer, v any, problems *[]string) {
+func (c *Checker) walk(p pointer, v any, problems *[]string) {
 	if c == nil {
 		return
 	}
@@ -148,7 +151,7 @@ func (c *schema) walk(p pointer, v any, problems *[]string) {
 // walkNumber appends to problems what is wrong with the number v at p.
 // It formats v only for a message, and takes no callback: a func value
 // passed in would be allocated on every call, valid or not.
-func (c *schema) walkNumber(p pointer, v float64, problems *[]string) {
+func (c *Checker) walkNumber(p pointer, v float64, problems *[]string) {
 	fail := func(format string, bound float64) {
 		*problems = append(*problems, p.at()+": "+fmt.Sprintf(format, bound, strconv.FormatFloat(v, 'g', -1, 64)))
 	}
@@ -163,7 +166,7 @@ func (c *schema) walkNumber(p pointer, v float64, problems *[]string) {
 // walkObject appends to problems what is wrong with the object v at the
 // pointer ptr: missing required properties, its properties' own problems,
 // and unknown properties, sorted by name.
-func (c *schema) walkObject(ptr string, v map[string]any, problems *[]string) {
+func (c *Checker) walkObject(ptr string, v map[string]any, problems *[]string) {
 	for _, name := range c.required {
 		if _, ok := v[name]; !ok {
 			*problems = append(*problems, ptr+"/"+escapePointer(name)+": required, but missing")
@@ -253,6 +256,14 @@ func escapePointer(s string) string {
 		return s
 	}
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// article puts "a" or "an" before a JSON type name.
+func article(typ string) string {
+	if strings.ContainsRune("aeiou", rune(typ[0])) {
+		return "an " + typ
+	}
+	return "a " + typ
 }
 
 // count says n of a noun: "1 item", "3 items".

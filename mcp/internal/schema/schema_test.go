@@ -1,4 +1,4 @@
-package mcp
+package schema
 
 import (
 	"strings"
@@ -7,14 +7,14 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// inferred compiles the input schema AddTool infers from T.
-func inferred[T any](t *testing.T) *schema {
+// inferred compiles the input schema that mcp.AddTool infers from T.
+func inferred[T any](t *testing.T) *Checker {
 	t.Helper()
 	in, err := jsonschema.For[T](nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return compileSchema(in)
+	return Compile(in)
 }
 
 // TestSchemaMessages checks every keyword that schema inference produces,
@@ -61,7 +61,7 @@ func TestSchemaMessages(t *testing.T) {
 		{`[]`, "/: expected an object, got an array"},
 		{`{"title":`, "arguments are not valid JSON: unexpected end of JSON input"},
 	} {
-		if got := c.check([]byte(tt.args)); got != tt.want {
+		if got := c.Check([]byte(tt.args)); got != tt.want {
 			t.Errorf("check(%s)\n got %q\nwant %q", tt.args, got, tt.want)
 		}
 	}
@@ -74,7 +74,7 @@ func TestSchemaMap(t *testing.T) {
 		`{"a":true,"b":false}`: "",
 		`{"a":1}`:              "/a: expected a boolean, got the number 1",
 	} {
-		if got := c.check([]byte(args)); got != want {
+		if got := c.Check([]byte(args)); got != want {
 			t.Errorf("check(%s) = %q, want %q", args, got, want)
 		}
 	}
@@ -91,10 +91,10 @@ func TestSchemaUncovered(t *testing.T) {
 		func() {
 			defer func() {
 				if r := recover(); r == nil || !strings.Contains(r.(string), " "+name+",") {
-					t.Errorf("compileSchema with %s: got panic %v, want one naming it", name, r)
+					t.Errorf("Compile with %s: got panic %v, want one naming it", name, r)
 				}
 			}()
-			compileSchema(s)
+			Compile(s)
 		}()
 	}
 }
