@@ -69,6 +69,11 @@ func (r *resolver) resolve(n *directiveNode) error {
 			return fmt.Errorf("transcript: want an archive and a case")
 		}
 		html, n.text, err = r.transcript(args[0], args[1])
+	case "file":
+		if len(args) != 2 {
+			return fmt.Errorf("file: want a file and the language to highlight it as")
+		}
+		html, n.text, err = r.file(args[0], args[1])
 	case "message":
 		if len(args) < 2 {
 			return fmt.Errorf(`message: want a package directory and a quoted text`)
