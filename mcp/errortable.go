@@ -32,8 +32,8 @@ const (
 // reply in the core is made from a row, by [errKind.error] or
 // [errKind.text], and nothing else writes an error's message or data,
 // picks a code or an HTTP status. (The <problems> of invalid arguments are
-// the schema checker's, worded field by field in validate.go, as <err> is
-// the handler's.) Read a row as:
+// the schema checker's, worded field by field in mcp/internal/schema, as
+// <err> is the handler's.) Read a row as:
 //
 //   - its kind (errUnknownTool), whose name is the row's anchor in the guide's
 //     page "Every error the server sends" (unknown-tool);
