@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,82 +19,105 @@ import (
 // testRoot is the repository, seen from this package's directory.
 const testRoot = ".."
 
-// buildSite renders the whole guide, as go run ./docs build would.
-func buildSite(t testing.TB, live bool) *site.Site {
+// testBrowser is the chapters compiled for the browser, once for all the
+// tests: compiling them is part of go test ./..., so a change that breaks
+// the browser build fails it.
+var testBrowser = sync.OnceValues(func() (*site.Browser, error) {
+	root, err := filepath.Abs(testRoot)
+	if err != nil {
+		return nil, err
+	}
+	return compileBrowser(context.Background(), root, io.Discard)
+})
+
+// testSite renders the whole guide with its Run buttons, as go run ./docs
+// build does.
+func testSite(t testing.TB) *site.Site {
 	t.Helper()
-	s, err := site.Build(config(testRoot, live))
+	browser, err := testBrowser()
+	if err != nil {
+		t.Fatalf("compiling the chapters for the browser: %v", err)
+	}
+	s, err := site.Build(config(testRoot, browser))
 	if err != nil {
 		t.Fatalf("the guide does not build:\n%v", err)
 	}
 	return s
 }
 
-// TestBuild renders every page of the guide, static and live; Build fails on
-// any unresolved directive, broken include, link or anchor.
+// TestBuild renders every page of the guide; Build fails on any unresolved
+// directive, broken include, link or anchor. Every chapter with
+// transcripts has its module, and every transcript of a chapter its Run
+// button.
 func TestBuild(t *testing.T) {
-	for _, live := range []bool{false, true} {
-		s := buildSite(t, live)
-		slugs, err := os.ReadFile(filepath.Join(testRoot, "docs", "pages.txt"))
-		if err != nil {
-			t.Fatal(err)
+	s := testSite(t)
+	slugs, err := os.ReadFile(filepath.Join(testRoot, "docs", "pages.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(slugs)) {
+		slug := strings.TrimSpace(line)
+		if slug == "" || strings.HasPrefix(slug, "#") {
+			continue
 		}
-		for line := range strings.Lines(string(slugs)) {
-			slug := strings.TrimSpace(line)
-			if slug == "" || strings.HasPrefix(slug, "#") {
-				continue
-			}
-			if _, ok := s.Files[slug+".html"]; !ok {
-				t.Errorf("live=%v: page %s was not rendered", live, slug)
-			}
+		if _, ok := s.Files[slug+".html"]; !ok {
+			t.Errorf("page %s was not rendered", slug)
 		}
 	}
+	chapters, err := site.ChapterDirs(os.DirFS(testRoot))
+	if err != nil || len(chapters) == 0 {
+		t.Fatalf("no chapters (%v)", err)
+	}
+	for _, c := range chapters {
+		if _, ok := s.Files["assets/run/"+filepath.Base(c)+".0.js"]; !ok {
+			t.Errorf("%s has no module in the site", c)
+		}
+	}
+	if !bytes.Contains(s.Files["assets/run/wasm_exec.js"], []byte("globalThis.Go")) {
+		t.Error("the site has no wasm_exec.js from the toolchain")
+	}
+	for key, tr := range s.Transcripts {
+		if tr.Chapter == "" {
+			continue
+		}
+		page := string(s.Files[pageOf(t, s, tr)])
+		at := strings.Index(page, `id="`+tr.ID()+`"`)
+		end := strings.Index(page[at:], "</figure>")
+		if at < 0 || end < 0 || !strings.Contains(page[at:at+end], `class="run-button"`) {
+			t.Errorf("%s: no Run button", key)
+		}
+	}
+}
+
+// pageOf returns the English page that includes a transcript.
+func pageOf(t testing.TB, s *site.Site, tr *site.Transcript) string {
+	t.Helper()
+	for name, b := range s.Files {
+		if strings.HasSuffix(name, ".html") && !strings.Contains(name, "/") && bytes.Contains(b, []byte(`id="`+tr.ID()+`"`)) {
+			return name
+		}
+	}
+	t.Fatalf("no page includes %s", tr.Key())
+	return ""
 }
 
 // BenchmarkBuild measures a full render of the site: every page, every
 // language, the search index and the link check.
 func BenchmarkBuild(b *testing.B) {
-	for b.Loop() {
-		buildSite(b, false)
-	}
-}
-
-// TestLiveTranscripts sends every transcript's requests to its chapter's
-// real server, as the Run buttons do, and requires the pinned replies.
-func TestLiveTranscripts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds every chapter; skipped in -short mode")
-	}
-	root, err := filepath.Abs(testRoot)
+	browser, err := testBrowser()
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
-	s := buildSite(t, true)
-	runner := &site.Runner{Dir: root}
-	defer runner.Close()
-	runnable := 0
-	for key, tr := range s.Transcripts {
-		if tr.Chapter == "" {
-			continue
+	for b.Loop() {
+		if _, err := site.Build(config(testRoot, browser)); err != nil {
+			b.Fatal(err)
 		}
-		runnable++
-		live, err := runner.Run(t.Context(), tr)
-		if err != nil {
-			t.Errorf("%s: %v", key, err)
-			continue
-		}
-		if !slices.Equal(live, tr.Replies) {
-			t.Errorf("%s: live replies\n%s\nwant the pinned\n%s", key, strings.Join(live, "\n"), strings.Join(tr.Replies, "\n"))
-		}
-	}
-	if runnable == 0 {
-		t.Error("the guide includes no runnable transcript")
 	}
 }
 
-// TestWriteDir writes the static site and checks that it is whole: every
-// file, and no Run button.
+// TestWriteDir writes the static site and checks that it is whole.
 func TestWriteDir(t *testing.T) {
-	s := buildSite(t, false)
+	s := testSite(t)
 	dir := t.TempDir()
 	if err := s.WriteDir(dir); err != nil {
 		t.Fatal(err)
@@ -101,9 +126,6 @@ func TestWriteDir(t *testing.T) {
 		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s: not written as built (%v)", name, err)
-		}
-		if strings.HasSuffix(name, ".html") && strings.Contains(string(got), `class="run-button"`) {
-			t.Errorf("%s: a static page has a Run button", name)
 		}
 	}
 }
@@ -121,7 +143,7 @@ func TestLiveSiteRebuilds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	live := &liveSite{root: root, runner: &site.Runner{Dir: root}}
+	live := &liveSite{root: root, compile: func(context.Context, string) (*site.Browser, error) { return testBrowser() }}
 	get := func() (int, string) {
 		w := httptest.NewRecorder()
 		live.ServeHTTP(w, httptest.NewRequest("GET", "/overview.html", nil))
