@@ -140,6 +140,7 @@ func build(root string, args []string) error {
 	if err != nil {
 		return err
 	}
+	fmt.Println("Rendering the guide...")
 	s, err := site.Build(config(root, browser))
 	if err != nil {
 		return err

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -30,15 +32,20 @@ var testBrowser = sync.OnceValues(func() (*site.Browser, error) {
 	return compileBrowser(context.Background(), root, io.Discard)
 })
 
-// testSite renders the whole guide with its Run buttons, as go run ./docs
-// build does.
-func testSite(t testing.TB) *site.Site {
-	t.Helper()
+// builtSite is the whole guide with its Run buttons, as go run ./docs
+// build renders it, once for all the tests, which only read it.
+var builtSite = sync.OnceValues(func() (*site.Site, error) {
 	browser, err := testBrowser()
 	if err != nil {
-		t.Fatalf("compiling the chapters for the browser: %v", err)
+		return nil, fmt.Errorf("compiling the chapters for the browser: %v", err)
 	}
-	s, err := site.Build(config(testRoot, browser))
+	return site.Build(config(testRoot, browser))
+})
+
+// testSite returns builtSite, or fails t.
+func testSite(t testing.TB) *site.Site {
+	t.Helper()
+	s, err := builtSite()
 	if err != nil {
 		t.Fatalf("the guide does not build:\n%v", err)
 	}
@@ -173,5 +180,36 @@ func TestLiveSiteRebuilds(t *testing.T) {
 	edit(append(src, "\n:::go chapters/01-tool-errors/main.go nothingByThatName\n"...))
 	if code, body := get(); code != http.StatusInternalServerError || !strings.Contains(body, "no declaration named nothingByThatName") {
 		t.Errorf("a broken build is served as %d\n%.300s", code, body)
+	}
+}
+
+// TestRecapLinks checks the Recap's promise: every row of its table links
+// to a pinned transcript, or says it has none.
+func TestRecapLinks(t *testing.T) {
+	s := testSite(t)
+	page := string(s.Files["recap.html"])
+	table := page[strings.Index(page, "<table>"):strings.Index(page, "</table>")]
+	link := regexp.MustCompile(`<a href="([a-z-]*\.html)?#([^"]+)"`)
+	rows := strings.Split(table, "<tr>")[2:] // the part before the first row, and the header
+	for _, row := range rows {
+		cells := strings.Split(row, "<td>")
+		last := cells[len(cells)-1]
+		if strings.Contains(last, "<em>no transcript</em>") {
+			continue
+		}
+		ok := false
+		for _, m := range link.FindAllStringSubmatch(last, -1) {
+			target := m[1]
+			if target == "" {
+				target = "recap.html"
+			}
+			ok = ok || strings.Contains(string(s.Files[target]), `<figure class="transcript" id="`+m[2]+`"`)
+		}
+		if !ok {
+			t.Errorf("a Recap row links to no pinned transcript and does not say so:\n%s", row)
+		}
+	}
+	if len(rows) < 10 {
+		t.Errorf("the Recap's table has %d rows", len(rows))
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"strconv"
+	"sync"
 )
 
 // Browser is what the Run buttons need: each chapter's main compiled for the
@@ -18,6 +20,15 @@ type Browser struct {
 	Modules map[string][]byte
 	// WasmExec is the toolchain's lib/wasm/wasm_exec.js.
 	WasmExec []byte
+
+	pack   sync.Once
+	packed map[string]packedModule // by chapter directory
+}
+
+// packedModule is a module and its script files, by site path.
+type packedModule struct {
+	module
+	files map[string][]byte
 }
 
 // moduleDir is where a site's modules go.
@@ -47,21 +58,31 @@ func (s *Site) addModules(b *Browser) (map[string]module, error) {
 		return nil, fmt.Errorf("the browser modules come without wasm_exec.js")
 	}
 	s.Files[moduleDir+"wasm_exec.js"] = b.WasmExec
+	b.pack.Do(b.packModules) // once: compressing takes a while
+	for chapter, p := range b.packed {
+		maps.Copy(s.Files, p.files)
+		mods[chapter] = p.module
+	}
+	return mods, nil
+}
+
+// packModules compresses each module and splits it into script files.
+func (b *Browser) packModules() {
+	b.packed = make(map[string]packedModule)
 	for chapter, wasm := range b.Modules {
 		var z bytes.Buffer
 		w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
 		w.Write(wasm)
 		w.Close()
 		enc := base64.StdEncoding.EncodeToString(z.Bytes())
-		m := module{name: path.Base(chapter), size: z.Len()}
+		p := packedModule{module{name: path.Base(chapter), size: z.Len()}, make(map[string][]byte)}
 		for from := 0; from < len(enc); from += modulePartSize {
 			part := enc[from:min(from+modulePartSize, len(enc))]
-			s.Files[m.partFile(m.parts)] = fmt.Appendf(nil, "guideModulePart(%s, %d, %q);\n", strconv.Quote(m.name), m.parts, part)
-			m.parts++
+			p.files[p.partFile(p.parts)] = fmt.Appendf(nil, "guideModulePart(%s, %d, %q);\n", strconv.Quote(p.name), p.parts, part)
+			p.parts++
 		}
-		mods[chapter] = m
+		b.packed[chapter] = p
 	}
-	return mods, nil
 }
 
 // partFile is the site path of the module's script file i.
