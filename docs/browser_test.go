@@ -32,7 +32,7 @@ var screenshots = flag.String("screenshots", "", "write the browser test's scree
 // The browser test's limits: the whole test, and one wait in a page (the
 // first Run of a chapter loads its module).
 const (
-	browserTimeout = 3 * time.Minute
+	browserTimeout = 5 * time.Minute
 	waitTimeout    = time.Minute
 	pollInterval   = 50 * time.Millisecond
 )
@@ -505,12 +505,23 @@ func TestBrowser(t *testing.T) {
 		if len(covered) > 0 {
 			t.Errorf("on a phone, the Copy button covers the first line of:\n%s", strings.Join(covered, "\n"))
 		}
+		// A transcript wraps its long lines, live replies too: none is wider
+		// than its box.
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#t01-modern-tool-error .run-button"))); err != nil {
+			t.Fatal(err)
+		}
+		poll(t, `/\b(ok|bad)\b/.test(document.querySelector("#t01-modern-tool-error .run-status").className)`)
+		var wide []string
+		eval(t, `[...document.querySelectorAll(".transcript pre")].filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.split("\n").reduce((a, b) => a.length >= b.length ? a : b))`, &wide)
+		if len(wide) > 0 {
+			t.Errorf("on a phone, transcripts wider than the screen, at their longest line:\n%s", strings.Join(wide, "\n"))
+		}
 	})
 
 	t.Run("screenshots", func(t *testing.T) {
 		dir := *screenshots
 		if dir == "" {
-			dir = t.TempDir()
+			t.Skip("no -screenshots folder given")
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
