@@ -30,7 +30,7 @@ type pageData struct {
 	Prev     *link
 	Next     *link
 	Content  template.HTML
-	Behind   *link // set when a translation is behind its English page
+	Behind   *link  // set when a translation is behind its English page
 	Sections []link // the landing page's list of pages
 }
 

@@ -8,10 +8,10 @@ import (
 	"io"
 	"io/fs"
 	"math/rand/v2"
-	"regexp"
-	"strconv"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -139,7 +139,7 @@ func TestRunButton(t *testing.T) {
 	var enc strings.Builder
 	for i := range parts {
 		js := string(s.Files[fmt.Sprintf("assets/run/01-demo.%d.js", i)])
-		part := regexp.MustCompile(`^guideModulePart\("01-demo", `+strconv.Itoa(i)+`, "([A-Za-z0-9+/=]*)"\);\n$`).FindStringSubmatch(js)
+		part := regexp.MustCompile(`^guideModulePart\("01-demo", ` + strconv.Itoa(i) + `, "([A-Za-z0-9+/=]*)"\);\n$`).FindStringSubmatch(js)
 		if part == nil {
 			t.Fatalf("part %d is %.80q", i, js)
 		}
