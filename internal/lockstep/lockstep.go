@@ -6,7 +6,9 @@
 //
 // The guide talks to its servers this way in three places: the testscript
 // command that pins each chapter's wire exchange (package exchange), the
-// raw command of mcpc, and the Run button of the served docs site.
+// raw command of mcpc, and the docs site's Run buttons, where the chapter
+// runs in the page, compiled to WebAssembly, and mcp.Main drives it with
+// [Send] instead of a process's stdin.
 package lockstep
 
 import (
