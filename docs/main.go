@@ -38,7 +38,8 @@ import (
 )
 
 // defaultAddr is where the guide is served unless -addr says otherwise:
-// loopback only, since the Run buttons start programs.
+// loopback only, as for the chapters' -http, since it serves a working tree
+// to the person editing it.
 const defaultAddr = "127.0.0.1:8080"
 
 func main() {

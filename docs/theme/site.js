@@ -270,7 +270,7 @@
     var lines = jsonLines(text);
     return lines ? lines.map(lineText).join("\n") : text;
   }
-  // common marks the lines of b that are not in a longest common
+  // changedLines marks the lines of b that are not in a longest common
   // subsequence of the lines of a and b.
   function changedLines(a, b) {
     var n = a.length, m = b.length, len = [];
