@@ -8,11 +8,12 @@
 // GOARCH=wasm), [Main] hands the server to the page instead of serving
 // stdin, and the HTTP server and the client are left out of the build.
 //
-// A [Client] ([Connect]) talks to a server over a [Transport]: a command's
-// stdio ([CommandTransport]), an HTTP endpoint ([HTTPTransport]), or a
-// Server in the same process ([InProcessTransport]). It shows each failure as
-// a caller sees it: a tool error is a [CallToolResult] with IsError set, a
-// protocol error is a Go error holding an *[Error].
+// [Server.NewSession] opens a connection served message by message, with no
+// stream in between ([Session.Handle]). Package
+// [github.com/mcpbookshop/guide/mcp/client], beside this one as
+// net/http/httptest is beside net/http, is a client that reaches a server
+// over stdio, HTTP or such a Session, and shows each failure as a caller
+// sees it.
 //
 // # Protocol eras
 //

@@ -30,7 +30,7 @@ const (
 
 	// CodeLegacyResourceNotFound is the resource-not-found code of protocol
 	// versions up to 2025-11-25. This server never sends it; clients should
-	// still accept it (see [IsResourceNotFound]).
+	// still accept it, as package mcp/client's IsResourceNotFound does.
 	CodeLegacyResourceNotFound = -32002
 )
 

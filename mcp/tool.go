@@ -38,7 +38,7 @@ type Content struct {
 func TextContent(text string) Content { return Content{Type: "text", Text: text} }
 
 // CallToolResult is the result of tools/call. A handler may return one to
-// control the result fully; the client receives one from [Client.CallTool].
+// control the result fully; package mcp/client's CallTool returns one.
 type CallToolResult struct {
 	// Content is what the model reads.
 	Content []Content `json:"content"`
@@ -51,9 +51,9 @@ type CallToolResult struct {
 }
 
 // ToolInfo describes a tool as tools/list reports it: what the server sends
-// and what [Client.ListTools] returns.
+// and what package mcp/client's ListTools returns.
 type ToolInfo struct {
-	// Name identifies the tool in [Client.CallTool].
+	// Name identifies the tool in tools/call.
 	Name string `json:"name"`
 	// Title is an optional human-readable name.
 	Title string `json:"title,omitempty"`

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/mcpbookshop/guide/mcp"
+	"github.com/mcpbookshop/guide/mcp/client"
 )
 
 // A tool error reaches the client as a result, not as a Go error: IsError is
 // set, the content says what went wrong, and there is no structured content.
 func Example_toolError() {
 	ctx := context.Background()
-	c, err := mcp.Connect(ctx, mcp.InProcessTransport(newServer()), nil)
+	c, err := client.Connect(ctx, client.InProcess(newServer()), nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func Example_toolError() {
 // rejects it, and the model reads which field is wrong and why.
 func Example_wrongType() {
 	ctx := context.Background()
-	c, err := mcp.Connect(ctx, mcp.InProcessTransport(newServer()), nil)
+	c, err := client.Connect(ctx, client.InProcess(newServer()), nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func Example_wrongType() {
 // pinned to the legacy handshake.
 func Example_legacyEra() {
 	ctx := context.Background()
-	c, err := mcp.Connect(ctx, mcp.InProcessTransport(newServer()), &mcp.ClientOptions{Era: mcp.EraLegacy})
+	c, err := client.Connect(ctx, client.InProcess(newServer()), &client.Options{Era: client.EraLegacy})
 	if err != nil {
 		log.Fatal(err)
 	}

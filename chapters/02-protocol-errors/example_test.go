@@ -7,13 +7,14 @@ import (
 	"log"
 
 	"github.com/mcpbookshop/guide/mcp"
+	"github.com/mcpbookshop/guide/mcp/client"
 )
 
 // A protocol error reaches the client as a Go error, not as a result:
 // errors.As gives the code, message and data the server sent.
 func Example_protocolError() {
 	ctx := context.Background()
-	c, err := mcp.Connect(ctx, mcp.InProcessTransport(newServer()), nil)
+	c, err := client.Connect(ctx, client.InProcess(newServer()), nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func Example_protocolError() {
 // Calling a tool the server does not have is a protocol error too.
 func Example_unknownTool() {
 	ctx := context.Background()
-	c, err := mcp.Connect(ctx, mcp.InProcessTransport(newServer()), nil)
+	c, err := client.Connect(ctx, client.InProcess(newServer()), nil)
 	if err != nil {
 		log.Fatal(err)
 	}

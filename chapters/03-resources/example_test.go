@@ -7,21 +7,22 @@ import (
 	"log"
 
 	"github.com/mcpbookshop/guide/mcp"
+	"github.com/mcpbookshop/guide/mcp/client"
 )
 
 // Reading a resource that does not exist is a protocol error that carries the
-// requested URI in its data; mcp.IsResourceNotFound recognizes it, and the
+// requested URI in its data; client.IsResourceNotFound recognizes it, and the
 // older code -32002 too.
 func Example_resourceNotFound() {
 	ctx := context.Background()
-	c, err := mcp.Connect(ctx, mcp.InProcessTransport(newServer()), nil)
+	c, err := client.Connect(ctx, client.InProcess(newServer()), nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer c.Close()
 
 	_, err = c.ReadResource(ctx, "books://Nothing")
-	fmt.Println("Not found:", mcp.IsResourceNotFound(err))
+	fmt.Println("Not found:", client.IsResourceNotFound(err))
 	var perr *mcp.Error
 	if errors.As(err, &perr) {
 		fmt.Println("Code:", perr.Code)
@@ -38,7 +39,7 @@ func Example_resourceNotFound() {
 // A book that exists reads as text.
 func Example_read() {
 	ctx := context.Background()
-	c, err := mcp.Connect(ctx, mcp.InProcessTransport(newServer()), nil)
+	c, err := client.Connect(ctx, client.InProcess(newServer()), nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -52,6 +52,7 @@ import (
 	"time"
 
 	"github.com/mcpbookshop/guide/mcp"
+	"github.com/mcpbookshop/guide/mcp/client"
 )
 
 // Exit statuses.
@@ -123,8 +124,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(fs.Output(), usage)
 		fs.PrintDefaults()
 	}
-	era := mcp.EraAuto
-	fs.TextVar(&era, "era", mcp.EraAuto, "the protocol `era`: auto (probe with server/discover, fall back to initialize), modern or legacy")
+	era := client.EraAuto
+	fs.TextVar(&era, "era", client.EraAuto, "the protocol `era`: auto (probe with server/discover, fall back to initialize), modern or legacy")
 	timeout := fs.Duration("timeout", defaultTimeout, "give up after this long")
 	url := fs.String("url", "", "ask the MCP endpoint at `URL` over Streamable HTTP instead of starting a server command (not with raw)")
 
@@ -146,14 +147,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
 	if *url != "" {
-		return ask(ctx, mcp.HTTPTransport(*url, nil), era, cmdArgs, stdout, stderr)
+		return ask(ctx, client.HTTP(*url, nil), era, cmdArgs, stdout, stderr)
 	}
 	cmd := exec.Command(server[0], server[1:]...)
 	cmd.Stderr = stderr
 	if cmdArgs[0] == "raw" {
 		return raw(ctx, cmd, cmdArgs[1:], stdout, stderr)
 	}
-	return ask(ctx, mcp.CommandTransport(cmd), era, cmdArgs, stdout, stderr)
+	return ask(ctx, client.Command(cmd), era, cmdArgs, stdout, stderr)
 }
 
 // arity gives, for each command, how many arguments it takes: at least
@@ -194,9 +195,9 @@ func checkUsage(cmdArgs, server []string, url string) error {
 
 // ask connects with the mcp client, runs one command and prints the
 // server's responses to it.
-func ask(ctx context.Context, tr mcp.Transport, era mcp.Era, cmdArgs []string, stdout, stderr io.Writer) int {
+func ask(ctx context.Context, tr client.Transport, era client.Era, cmdArgs []string, stdout, stderr io.Writer) int {
 	t := &tap{Transport: tr}
-	c, err := mcp.Connect(ctx, t, &mcp.ClientOptions{Era: era, ProbeTimeout: probeTimeout})
+	c, err := client.Connect(ctx, t, &client.Options{Era: era, ProbeTimeout: probeTimeout})
 	if err != nil {
 		// Only a protocol error has a response to show: the last one.
 		if perr := (*mcp.Error)(nil); errors.As(err, &perr) && len(t.replies) > 0 {
@@ -263,11 +264,11 @@ func report(replies [][]byte, err error, isError bool, stdout, stderr io.Writer)
 // tap is a transport that keeps every response it carries, so that mcpc
 // can print them as the server sent them.
 type tap struct {
-	mcp.Transport
+	client.Transport
 	replies [][]byte
 }
 
-func (t *tap) Call(ctx context.Context, m *mcp.Outgoing) ([]byte, error) {
+func (t *tap) Call(ctx context.Context, m *client.Outgoing) ([]byte, error) {
 	line, err := t.Transport.Call(ctx, m)
 	if err == nil {
 		t.replies = append(t.replies, line)

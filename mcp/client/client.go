@@ -1,6 +1,13 @@
-//go:build !js
-
-package mcp
+// Package client is an MCP client, beside the server of package mcp as
+// net/http/httptest sits beside net/http: what the guide's examples, tests
+// and the mcpc command use to talk to a server.
+//
+// [Connect] opens a [Conn] over a [Transport]: a command's stdio
+// ([Command]), an HTTP endpoint ([HTTP]), or an [mcp.Server] in the same
+// process ([InProcess]). A Conn shows each failure as a caller sees it: a
+// tool error is an [mcp.CallToolResult] with IsError set, a protocol error
+// is a Go error holding an *[mcp.Error].
+package client
 
 import (
 	"context"
@@ -10,35 +17,37 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpbookshop/guide/mcp"
 )
 
-// Client is a connection to one MCP server, made by [Connect]. It lists and
-// calls the server's tools and reads its resources. A Client is safe for
+// Conn is a connection to one MCP server, made by [Connect]. It lists and
+// calls the server's tools and reads its resources. A Conn is safe for
 // concurrent use; each call is matched to its response by id.
 //
 // What a call returns tells the three outcomes apart:
 //
 //   - a result: the call worked;
-//   - a [CallToolResult] whose IsError is true: a tool error, which the
+//   - an [mcp.CallToolResult] whose IsError is true: a tool error, which the
 //     model reads (the call itself succeeded, so the error is nil);
-//   - an error from which errors.As gives an *[Error]: a protocol error,
+//   - an error from which errors.As gives an *[mcp.Error]: a protocol error,
 //     with the code, message and data the server sent.
 //
 // Any other error means the connection failed.
-type Client struct {
+type Conn struct {
 	t       Transport
 	modern  bool
 	version string
 	lastID  atomic.Int64
 }
 
-// Era is the protocol era a [Client] speaks.
+// Era is the protocol era a [Conn] speaks.
 type Era int
 
 const (
 	// EraAuto probes the server with server/discover and falls back to the
 	// legacy handshake on any error that is not a modern protocol error, or
-	// on no answer within ClientOptions.ProbeTimeout, as the specification
+	// on no answer within Options.ProbeTimeout, as the specification
 	// asks of clients that speak both eras.
 	EraAuto Era = iota
 	// EraModern sends every request statelessly, with the protocol version
@@ -73,13 +82,12 @@ func (e *Era) UnmarshalText(text []byte) error {
 	return nil
 }
 
-// ClientOptions configures a [Client]. The zero value is ready to use.
-type ClientOptions struct {
+// Options configures a [Conn]. The zero value is ready to use.
+type Options struct {
 	// Era picks the protocol era. The default, [EraAuto], probes.
 	Era Era
 	// Name and Version identify the client in the legacy handshake's
-	// clientInfo. They default to [DefaultClientName] and
-	// [DefaultClientVersion].
+	// clientInfo. They default to [DefaultName] and [DefaultVersion].
 	Name, Version string
 	// ProbeTimeout bounds the wait for the answer to server/discover under
 	// EraAuto; a server silent for that long is taken to be legacy. The
@@ -87,12 +95,12 @@ type ClientOptions struct {
 	ProbeTimeout time.Duration
 }
 
-// Defaults of [ClientOptions].
+// Defaults of [Options].
 const (
-	// DefaultClientName is the client's name in clientInfo.
-	DefaultClientName = "mcpbookshop-client"
-	// DefaultClientVersion is the client's version in clientInfo.
-	DefaultClientVersion = "1.0.0"
+	// DefaultName is the client's name in clientInfo.
+	DefaultName = "mcpbookshop-client"
+	// DefaultVersion is the client's version in clientInfo.
+	DefaultVersion = "1.0.0"
 	// DefaultProbeTimeout bounds the wait for the answer to server/discover.
 	DefaultProbeTimeout = 5 * time.Second
 )
@@ -100,27 +108,27 @@ const (
 // Connect opens a client connection over t. Unless opts pins an era, it
 // probes the server to choose one (see [EraAuto]). If Connect fails, it
 // closes t. opts may be nil.
-func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, error) {
-	var o ClientOptions
+func Connect(ctx context.Context, t Transport, opts *Options) (*Conn, error) {
+	var o Options
 	if opts != nil {
 		o = *opts
 	}
 	if o.Name == "" {
-		o.Name = DefaultClientName
+		o.Name = DefaultName
 	}
 	if o.Version == "" {
-		o.Version = DefaultClientVersion
+		o.Version = DefaultVersion
 	}
 	if o.ProbeTimeout <= 0 {
 		o.ProbeTimeout = DefaultProbeTimeout
 	}
-	c := &Client{t: t}
+	c := &Conn{t: t}
 	var err error
 	switch o.Era {
 	case EraAuto:
 		err = c.probe(ctx, &o)
 	case EraModern:
-		c.modern, c.version = true, ModernVersion
+		c.modern, c.version = true, mcp.ModernVersion
 	case EraLegacy:
 		err = c.initialize(ctx, &o)
 	default:
@@ -135,17 +143,17 @@ func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, er
 
 // probe sends server/discover and keeps the modern era if it succeeds or
 // fails with a modern error; otherwise it falls back to the handshake.
-func (c *Client) probe(ctx context.Context, o *ClientOptions) error {
+func (c *Conn) probe(ctx context.Context, o *Options) error {
 	pctx, cancel := context.WithTimeout(ctx, o.ProbeTimeout)
 	defer cancel()
-	c.modern, c.version = true, ModernVersion
+	c.modern, c.version = true, mcp.ModernVersion
 	res, err := c.request(pctx, "server/discover", nil)
 	if err == nil {
 		if offersModern(res) {
 			return nil
 		}
 	} else {
-		var perr *Error
+		var perr *mcp.Error
 		var herr *HTTPError // a legacy HTTP server that does not know the method
 		silent := ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)
 		switch {
@@ -167,21 +175,21 @@ func offersModern(res json.RawMessage) bool {
 	var d struct {
 		SupportedVersions []string `json:"supportedVersions"`
 	}
-	return json.Unmarshal(res, &d) != nil || d.SupportedVersions == nil || slices.Contains(d.SupportedVersions, ModernVersion)
+	return json.Unmarshal(res, &d) != nil || d.SupportedVersions == nil || slices.Contains(d.SupportedVersions, mcp.ModernVersion)
 }
 
 // isModernCode reports whether code is one only modern servers send.
 func isModernCode(code int) bool {
-	return code == CodeHeaderMismatch || code == CodeMissingRequiredClientCapability ||
-		code == CodeUnsupportedProtocolVersion
+	return code == mcp.CodeHeaderMismatch || code == mcp.CodeMissingRequiredClientCapability ||
+		code == mcp.CodeUnsupportedProtocolVersion
 }
 
 // initialize performs the legacy handshake.
-func (c *Client) initialize(ctx context.Context, o *ClientOptions) error {
+func (c *Conn) initialize(ctx context.Context, o *Options) error {
 	res, err := c.request(ctx, "initialize", &clientParams{
-		ProtocolVersion: LatestLegacyVersion,
+		ProtocolVersion: mcp.LatestLegacyVersion,
 		Capabilities:    &struct{}{},
-		ClientInfo:      &implementation{Name: o.Name, Version: o.Version},
+		ClientInfo:      &clientInfo{Name: o.Name, Version: o.Version},
 	})
 	if err != nil {
 		return err
@@ -192,7 +200,7 @@ func (c *Client) initialize(ctx context.Context, o *ClientOptions) error {
 	if err := decodeResult("initialize", res, &r); err != nil {
 		return err
 	}
-	if !slices.Contains(LegacyVersions, r.ProtocolVersion) {
+	if !slices.Contains(mcp.LegacyVersions, r.ProtocolVersion) {
 		return fmt.Errorf("mcp: the server answered initialize with protocol version %q, which this client does not speak", r.ProtocolVersion)
 	}
 	c.version = r.ProtocolVersion
@@ -200,28 +208,28 @@ func (c *Client) initialize(ctx context.Context, o *ClientOptions) error {
 }
 
 // ProtocolVersion returns the protocol version the client speaks to the
-// server: [ModernVersion], or the legacy version the handshake negotiated.
-func (c *Client) ProtocolVersion() string { return c.version }
+// server: [mcp.ModernVersion], or the legacy version the handshake negotiated.
+func (c *Conn) ProtocolVersion() string { return c.version }
 
 // Close closes the connection (see [Transport]).
-func (c *Client) Close() error { return c.t.Close() }
+func (c *Conn) Close() error { return c.t.Close() }
 
 // ListTools returns the server's tools, following every page.
-func (c *Client) ListTools(ctx context.Context) ([]*ToolInfo, error) {
+func (c *Conn) ListTools(ctx context.Context) ([]*mcp.ToolInfo, error) {
 	p, err := c.list(ctx, "tools/list")
 	return p.Tools, err
 }
 
 // ListResources returns the server's resources with fixed URIs, following
 // every page.
-func (c *Client) ListResources(ctx context.Context) ([]*Resource, error) {
+func (c *Conn) ListResources(ctx context.Context) ([]*mcp.Resource, error) {
 	p, err := c.list(ctx, "resources/list")
 	return p.Resources, err
 }
 
 // ListResourceTemplates returns the server's resource templates, following
 // every page.
-func (c *Client) ListResourceTemplates(ctx context.Context) ([]*ResourceTemplate, error) {
+func (c *Conn) ListResourceTemplates(ctx context.Context) ([]*mcp.ResourceTemplate, error) {
 	p, err := c.list(ctx, "resources/templates/list")
 	return p.ResourceTemplates, err
 }
@@ -229,12 +237,12 @@ func (c *Client) ListResourceTemplates(ctx context.Context) ([]*ResourceTemplate
 // CallTool calls the tool name with args, which may be any value that
 // marshals to a JSON object, or nil for none. A tool error is a result
 // whose IsError is true, with a nil error.
-func (c *Client) CallTool(ctx context.Context, name string, args any) (*CallToolResult, error) {
+func (c *Conn) CallTool(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
 	res, err := c.request(ctx, "tools/call", &clientParams{Name: name, Arguments: args})
 	if err != nil {
 		return nil, err
 	}
-	r := new(CallToolResult)
+	r := new(mcp.CallToolResult)
 	if err := decodeResult("tools/call", res, r); err != nil {
 		return nil, err
 	}
@@ -243,13 +251,13 @@ func (c *Client) CallTool(ctx context.Context, name string, args any) (*CallTool
 
 // ReadResource reads the resource at uri. When it does not exist, the error
 // satisfies [IsResourceNotFound].
-func (c *Client) ReadResource(ctx context.Context, uri string) ([]ResourceContents, error) {
+func (c *Conn) ReadResource(ctx context.Context, uri string) ([]mcp.ResourceContents, error) {
 	res, err := c.request(ctx, "resources/read", &clientParams{URI: uri})
 	if err != nil {
 		return nil, err
 	}
 	var r struct {
-		Contents []ResourceContents `json:"contents"`
+		Contents []mcp.ResourceContents `json:"contents"`
 	}
 	if err := decodeResult("resources/read", res, &r); err != nil {
 		return nil, err
@@ -258,18 +266,18 @@ func (c *Client) ReadResource(ctx context.Context, uri string) ([]ResourceConten
 }
 
 // IsResourceNotFound reports whether err is a protocol error saying that a
-// resource does not exist: code [CodeInvalidParams] with the URI in
+// resource does not exist: code [mcp.CodeInvalidParams] with the URI in
 // data.uri, as servers send it since SEP-2164, or the older
-// [CodeLegacyResourceNotFound].
+// [mcp.CodeLegacyResourceNotFound].
 func IsResourceNotFound(err error) bool {
-	var e *Error
+	var e *mcp.Error
 	if !errors.As(err, &e) {
 		return false
 	}
 	switch e.Code {
-	case CodeLegacyResourceNotFound:
+	case mcp.CodeLegacyResourceNotFound:
 		return true
-	case CodeInvalidParams:
+	case mcp.CodeInvalidParams:
 		data, _ := e.Data.(map[string]any)
 		_, ok := data["uri"].(string)
 		return ok
@@ -279,14 +287,14 @@ func IsResourceNotFound(err error) bool {
 
 // listPage is one page of any of the list methods.
 type listPage struct {
-	Tools             []*ToolInfo         `json:"tools"`
-	Resources         []*Resource         `json:"resources"`
-	ResourceTemplates []*ResourceTemplate `json:"resourceTemplates"`
-	NextCursor        string              `json:"nextCursor"`
+	Tools             []*mcp.ToolInfo         `json:"tools"`
+	Resources         []*mcp.Resource         `json:"resources"`
+	ResourceTemplates []*mcp.ResourceTemplate `json:"resourceTemplates"`
+	NextCursor        string                  `json:"nextCursor"`
 }
 
 // list calls a list method page after page and gathers the items.
-func (c *Client) list(ctx context.Context, method string) (*listPage, error) {
+func (c *Conn) list(ctx context.Context, method string) (*listPage, error) {
 	all := new(listPage)
 	var p *clientParams
 	for {
@@ -321,9 +329,9 @@ type clientParams struct {
 	Meta *clientMeta `json:"_meta,omitempty"`
 
 	// initialize
-	ProtocolVersion string          `json:"protocolVersion,omitempty"`
-	Capabilities    *struct{}       `json:"capabilities,omitempty"`
-	ClientInfo      *implementation `json:"clientInfo,omitempty"`
+	ProtocolVersion string      `json:"protocolVersion,omitempty"`
+	Capabilities    *struct{}   `json:"capabilities,omitempty"`
+	ClientInfo      *clientInfo `json:"clientInfo,omitempty"`
 	// list methods
 	Cursor string `json:"cursor,omitempty"`
 	// tools/call
@@ -342,11 +350,17 @@ type clientMeta struct {
 	ClientCapabilities struct{} `json:"io.modelcontextprotocol/clientCapabilities"`
 }
 
-var modernClientMeta = &clientMeta{ProtocolVersion: ModernVersion}
+var modernClientMeta = &clientMeta{ProtocolVersion: mcp.ModernVersion}
+
+// clientInfo is the clientInfo of initialize.
+type clientInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
 
 // request sends a request in the client's era and returns its result, or
 // the protocol error as an *Error.
-func (c *Client) request(ctx context.Context, method string, p *clientParams) (json.RawMessage, error) {
+func (c *Conn) request(ctx context.Context, method string, p *clientParams) (json.RawMessage, error) {
 	id := c.lastID.Add(1)
 	m, err := c.outgoing(id, method, p)
 	if err != nil {
@@ -358,7 +372,7 @@ func (c *Client) request(ctx context.Context, method string, p *clientParams) (j
 	}
 	var resp struct {
 		Result json.RawMessage `json:"result"`
-		Error  *Error          `json:"error"`
+		Error  *mcp.Error      `json:"error"`
 	}
 	if err := json.Unmarshal(line, &resp); err != nil {
 		return nil, fmt.Errorf("mcp: %s: the response is not valid JSON-RPC: %v", method, err)
@@ -373,7 +387,7 @@ func (c *Client) request(ctx context.Context, method string, p *clientParams) (j
 }
 
 // notify sends a notification in the client's era.
-func (c *Client) notify(ctx context.Context, method string) error {
+func (c *Conn) notify(ctx context.Context, method string) error {
 	m, err := c.outgoing(0, method, nil)
 	if err != nil {
 		return err
@@ -382,7 +396,7 @@ func (c *Client) notify(ctx context.Context, method string) error {
 }
 
 // outgoing encodes a message, adding the modern _meta in the modern era.
-func (c *Client) outgoing(id int64, method string, p *clientParams) (*Outgoing, error) {
+func (c *Conn) outgoing(id int64, method string, p *clientParams) (*Outgoing, error) {
 	if c.modern {
 		if p == nil {
 			p = new(clientParams)

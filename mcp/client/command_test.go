@@ -1,4 +1,4 @@
-package mcp
+package client
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpbookshop/guide/mcp"
 )
 
 // helperEnv names the environment variable that makes the test binary a
@@ -38,7 +40,7 @@ func TestHelperServer(t *testing.T) {
 	s := newClientTestServer()
 	switch mode {
 	case "exit":
-		AddTool(s, Tool{Name: "exit"}, func(ctx context.Context, _ struct{}) (string, error) {
+		mcp.AddTool(s, mcp.Tool{Name: "exit"}, func(ctx context.Context, _ struct{}) (string, error) {
 			os.Exit(3)
 			return "", nil
 		})
@@ -54,7 +56,7 @@ func TestHelperServer(t *testing.T) {
 // TestClientServerDies: a server that dies mid-call fails the call at once with a
 // clear error, and the calls after it too.
 func TestClientServerDies(t *testing.T) {
-	c, err := Connect(context.Background(), CommandTransport(helperCommand("exit")), nil)
+	c, err := Connect(context.Background(), Command(helperCommand("exit")), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +77,7 @@ func TestClientServerDies(t *testing.T) {
 // TestClientGarbage: a server that writes something other than JSON-RPC on
 // stdout breaks the connection with an error quoting it.
 func TestClientGarbage(t *testing.T) {
-	_, err := Connect(context.Background(), CommandTransport(helperCommand("garbage")), nil)
+	_, err := Connect(context.Background(), Command(helperCommand("garbage")), nil)
 	if !errors.Is(err, ErrClosed) || !strings.Contains(err.Error(), `"hello, world\n"`) {
 		t.Errorf("Connect: got %v, want the line quoted", err)
 	}
@@ -85,9 +87,9 @@ func TestClientGarbage(t *testing.T) {
 // closes, after the close timeout.
 func TestClientCloseKills(t *testing.T) {
 	const timeout = 100 * time.Millisecond
-	tr := CommandTransport(helperCommand("deaf"))
+	tr := Command(helperCommand("deaf"))
 	tr.(*command).closeTimeout = timeout
-	c, err := Connect(context.Background(), tr, &ClientOptions{Era: EraModern})
+	c, err := Connect(context.Background(), tr, &Options{Era: EraModern})
 	if err != nil {
 		t.Fatal(err)
 	}

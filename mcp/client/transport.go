@@ -1,20 +1,20 @@
-//go:build !js
-
-package mcp
+package client
 
 import (
 	"context"
 	"errors"
 	"sync/atomic"
+
+	"github.com/mcpbookshop/guide/mcp"
 )
 
-// A Transport carries the messages of a [Client] to one server and brings
-// back the responses. [CommandTransport] talks to a server process over
-// stdio, [HTTPTransport] to an endpoint over Streamable HTTP, and
-// [InProcessTransport] to a [Server] in the same process; another transport
-// only has to implement these three methods.
+// A Transport carries the messages of a [Conn] to one server and brings
+// back the responses. [Command] talks to a server process over stdio,
+// [HTTP] to an endpoint over Streamable HTTP, and [InProcess] to an
+// [mcp.Server] in the same process; another transport only has to
+// implement these three methods.
 //
-// A Transport must be safe for concurrent use: a Client calls it from as many
+// A Transport must be safe for concurrent use: a Conn calls it from as many
 // goroutines as its own caller does.
 type Transport interface {
 	// Call sends the request m and returns the line of its response: a
@@ -31,7 +31,7 @@ type Transport interface {
 	Close() error
 }
 
-// Outgoing is one JSON-RPC message a [Client] sends, as a [Transport]
+// Outgoing is one JSON-RPC message a [Conn] sends, as a [Transport]
 // receives it: the encoded line, and the facts a transport may need without
 // decoding it again (an HTTP transport puts them in headers).
 type Outgoing struct {
@@ -50,39 +50,33 @@ type Outgoing struct {
 }
 
 // ErrClosed is wrapped by the error of a call on a connection that is
-// closed: by [Client.Close], or by the server going away.
+// closed: by [Conn.Close], or by the server going away.
 var ErrClosed = errors.New("mcp: connection closed")
 
-// InProcessTransport returns a transport to s in the same process: one
-// connection, whose session the transport keeps. Each request is decoded
-// and handled by s as a line from a stream would be, with no pipe between
-// them, and on the calling goroutine unless the call's context can be
-// cancelled. Cancelling a call's context cancels the handler's context
-// directly, as notifications/cancelled would.
-func InProcessTransport(s *Server) Transport {
-	return &inProcess{srv: s}
+// InProcess returns a transport to s in the same process: one connection,
+// an [mcp.Session] of s, which the transport keeps. Each message is handed
+// to [mcp.Session.Handle], with no pipe in between, on the calling goroutine
+// unless the call's context can be cancelled. Cancelling a call's context
+// cancels the handler's context directly, as notifications/cancelled would.
+func InProcess(s *mcp.Server) Transport {
+	return &inProcess{session: s.NewSession()}
 }
 
-// inProcess is the transport InProcessTransport returns.
+// inProcess is the transport InProcess returns.
 type inProcess struct {
-	srv    *Server
-	ss     session
-	closed atomic.Bool
+	session *mcp.Session
+	closed  atomic.Bool
 }
 
 func (t *inProcess) Call(ctx context.Context, m *Outgoing) ([]byte, error) {
 	if t.closed.Load() {
 		return nil, ErrClosed
 	}
-	msg, derr := decode(m.Line)
-	if derr != nil {
-		return t.srv.fail(derr.id, m.Method, derr.err), nil
-	}
 	if ctx.Done() == nil {
-		return t.srv.handle(ctx, &t.ss, msg), nil
+		return t.session.Handle(ctx, m.Line), nil
 	}
 	resp := make(chan []byte, 1)
-	go func() { resp <- t.srv.handle(ctx, &t.ss, msg) }()
+	go func() { resp <- t.session.Handle(ctx, m.Line) }()
 	select {
 	case line := <-resp:
 		return line, nil
@@ -95,7 +89,8 @@ func (t *inProcess) Notify(ctx context.Context, m *Outgoing) error {
 	if t.closed.Load() {
 		return ErrClosed
 	}
-	return nil // the server acts on no notification a Client sends
+	t.session.Handle(ctx, m.Line)
+	return nil
 }
 
 func (t *inProcess) Close() error {

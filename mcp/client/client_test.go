@@ -1,4 +1,4 @@
-package mcp
+package client
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpbookshop/guide/mcp"
 )
 
 // clientTestMaxLine is the line limit of the client tests' server, small so
@@ -24,27 +26,27 @@ const clientLongWait = 10 * time.Second
 // newClientTestServer returns a server with one tool per outcome, a
 // resource and a template. The tool "wait" blocks until its call is
 // cancelled; "cancelled" then says whether that happened.
-func newClientTestServer() *Server {
-	s := NewServer("test", "1.0.0", &Options{Logger: slog.New(slog.DiscardHandler), MaxLineBytes: clientTestMaxLine})
+func newClientTestServer() *mcp.Server {
+	s := mcp.NewServer("test", "1.0.0", &mcp.Options{Logger: slog.New(slog.DiscardHandler), MaxLineBytes: clientTestMaxLine})
 	type text struct {
 		Text string `json:"text"`
 	}
-	AddTool(s, Tool{Name: "echo"}, func(ctx context.Context, args text) (string, error) {
+	mcp.AddTool(s, mcp.Tool{Name: "echo"}, func(ctx context.Context, args text) (string, error) {
 		return args.Text, nil
 	})
-	AddTool(s, Tool{Name: "fail"}, func(ctx context.Context, args text) (string, error) {
+	mcp.AddTool(s, mcp.Tool{Name: "fail"}, func(ctx context.Context, args text) (string, error) {
 		return "", errors.New(args.Text)
 	})
-	AddTool(s, Tool{Name: "refuse"}, func(ctx context.Context, args text) (string, error) {
-		return "", &Error{Code: CodeInvalidParams, Message: args.Text, Data: map[string]any{"why": "testing"}}
+	mcp.AddTool(s, mcp.Tool{Name: "refuse"}, func(ctx context.Context, args text) (string, error) {
+		return "", &mcp.Error{Code: mcp.CodeInvalidParams, Message: args.Text, Data: map[string]any{"why": "testing"}}
 	})
 	cancelled := make(chan struct{}, 1)
-	AddTool(s, Tool{Name: "wait"}, func(ctx context.Context, _ struct{}) (string, error) {
+	mcp.AddTool(s, mcp.Tool{Name: "wait"}, func(ctx context.Context, _ struct{}) (string, error) {
 		<-ctx.Done()
 		cancelled <- struct{}{}
 		return "", ctx.Err()
 	})
-	AddTool(s, Tool{Name: "cancelled"}, func(ctx context.Context, _ struct{}) (string, error) {
+	mcp.AddTool(s, mcp.Tool{Name: "cancelled"}, func(ctx context.Context, _ struct{}) (string, error) {
 		select {
 		case <-cancelled:
 			return "yes", nil
@@ -52,12 +54,12 @@ func newClientTestServer() *Server {
 			return "no", nil
 		}
 	})
-	s.AddResource(Resource{URI: "info://version", Name: "version"}, func(ctx context.Context, req *ResourceRequest) (string, error) {
+	s.AddResource(mcp.Resource{URI: "info://version", Name: "version"}, func(ctx context.Context, req *mcp.ResourceRequest) (string, error) {
 		return "1", nil
 	})
-	s.AddResourceTemplate(ResourceTemplate{URITemplate: "books://{title}", Name: "book"}, func(ctx context.Context, req *ResourceRequest) (string, error) {
+	s.AddResourceTemplate(mcp.ResourceTemplate{URITemplate: "books://{title}", Name: "book"}, func(ctx context.Context, req *mcp.ResourceRequest) (string, error) {
 		if req.Params["title"] != "Dune" {
-			return "", ResourceNotFound("No book titled '%s'.", req.Params["title"])
+			return "", mcp.ResourceNotFound("No book titled '%s'.", req.Params["title"])
 		}
 		return "Dune by Frank Herbert", nil
 	})
@@ -67,8 +69,8 @@ func newClientTestServer() *Server {
 // clientTransports are the ways to reach the test server: in process, and as a
 // child process over stdio.
 var clientTransports = map[string]func(t *testing.T) Transport{
-	"in-process": func(t *testing.T) Transport { return InProcessTransport(newClientTestServer()) },
-	"command":    func(t *testing.T) Transport { return CommandTransport(helperCommand("serve")) },
+	"in-process": func(t *testing.T) Transport { return InProcess(newClientTestServer()) },
+	"command":    func(t *testing.T) Transport { return Command(helperCommand("serve")) },
 }
 
 // sendRecorder is a Transport that records what the client sends.
@@ -95,9 +97,9 @@ func (r *sendRecorder) Notify(ctx context.Context, m *Outgoing) error {
 }
 
 // dial connects to a test server and closes the client when the test ends.
-func dial(t *testing.T, tr Transport, era Era) *Client {
+func dial(t *testing.T, tr Transport, era Era) *Conn {
 	t.Helper()
-	c, err := Connect(context.Background(), tr, &ClientOptions{Era: era})
+	c, err := Connect(context.Background(), tr, &Options{Era: era})
 	if err != nil {
 		t.Fatalf("Connect: %v", err)
 	}
@@ -124,7 +126,7 @@ func TestClientOutcomes(t *testing.T) {
 	}
 }
 
-func testOutcomes(t *testing.T, c *Client) {
+func testOutcomes(t *testing.T, c *Conn) {
 	ctx := context.Background()
 	tools, err := c.ListTools(ctx)
 	if err != nil {
@@ -162,8 +164,8 @@ func testOutcomes(t *testing.T, c *Client) {
 		t.Errorf("echo with a number: got %+v, %v", res, err)
 	}
 	_, err = c.CallTool(ctx, "refuse", map[string]string{"text": "no"})
-	want := &Error{Code: CodeInvalidParams, Message: "no", Data: map[string]any{"why": "testing"}}
-	if perr := (*Error)(nil); !errors.As(err, &perr) || !reflect.DeepEqual(perr, want) {
+	want := &mcp.Error{Code: mcp.CodeInvalidParams, Message: "no", Data: map[string]any{"why": "testing"}}
+	if perr := (*mcp.Error)(nil); !errors.As(err, &perr) || !reflect.DeepEqual(perr, want) {
 		t.Errorf("refuse: got error %#v, want %#v", err, want)
 	}
 
@@ -173,7 +175,7 @@ func testOutcomes(t *testing.T, c *Client) {
 	}
 	for _, uri := range []string{"books://Nothing", "nowhere://at-all"} {
 		_, err = c.ReadResource(ctx, uri)
-		var perr *Error
+		var perr *mcp.Error
 		if !IsResourceNotFound(err) || !errors.As(err, &perr) || perr.Data.(map[string]any)["uri"] != uri {
 			t.Errorf("ReadResource(%q): got %v, want not found with the URI in data", uri, err)
 		}
@@ -195,7 +197,7 @@ func checkSent(t *testing.T, sent []*Outgoing, era Era, version string) {
 		t.Errorf("the client began with %v, want %v", methods, first)
 	}
 	modern := era != EraLegacy
-	if (version == ModernVersion) != modern {
+	if (version == mcp.ModernVersion) != modern {
 		t.Errorf("ProtocolVersion() = %q in era %v", version, era)
 	}
 	for _, m := range sent {
@@ -274,7 +276,7 @@ func TestClientProbe(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := &scriptedServer{discover: tt.discover}
-			c, err := Connect(context.Background(), s, &ClientOptions{ProbeTimeout: 50 * time.Millisecond})
+			c, err := Connect(context.Background(), s, &Options{ProbeTimeout: 50 * time.Millisecond})
 			if !reflect.DeepEqual(s.methods, tt.methods) {
 				t.Errorf("sent %v, want %v", s.methods, tt.methods)
 			}
@@ -294,7 +296,7 @@ func TestClientProbe(t *testing.T) {
 // does not speak is refused.
 func TestClientLegacyVersionRefused(t *testing.T) {
 	s := &fixedAnswer{`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2023-01-01"}}`}
-	_, err := Connect(context.Background(), s, &ClientOptions{Era: EraLegacy})
+	_, err := Connect(context.Background(), s, &Options{Era: EraLegacy})
 	if err == nil || !strings.Contains(err.Error(), `"2023-01-01"`) {
 		t.Errorf("Connect: got %v, want the unknown version refused", err)
 	}
@@ -377,8 +379,8 @@ func TestClientLineTooLong(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := dial(t, newTransport(t), EraAuto)
 			_, err := c.CallTool(context.Background(), "echo", map[string]string{"text": strings.Repeat("x", clientTestMaxLine)})
-			var perr *Error
-			if !errors.As(err, &perr) || perr.Code != CodeInvalidRequest {
+			var perr *mcp.Error
+			if !errors.As(err, &perr) || perr.Code != mcp.CodeInvalidRequest {
 				t.Errorf("got %v, want an invalid-request error", err)
 			}
 		})
@@ -390,12 +392,12 @@ func TestIsResourceNotFound(t *testing.T) {
 		err  error
 		want bool
 	}{
-		{&Error{Code: CodeInvalidParams, Message: "gone", Data: map[string]any{"uri": "a://b"}}, true},
-		{fmt.Errorf("reading: %w", &Error{Code: CodeInvalidParams, Data: map[string]any{"uri": "a://b"}}), true},
-		{&Error{Code: CodeLegacyResourceNotFound, Message: "gone"}, true},
-		{&Error{Code: CodeInvalidParams, Message: "bad"}, false},
-		{&Error{Code: CodeInvalidParams, Data: map[string]any{"uri": 7}}, false},
-		{&Error{Code: CodeInternalError, Data: map[string]any{"uri": "a://b"}}, false},
+		{&mcp.Error{Code: mcp.CodeInvalidParams, Message: "gone", Data: map[string]any{"uri": "a://b"}}, true},
+		{fmt.Errorf("reading: %w", &mcp.Error{Code: mcp.CodeInvalidParams, Data: map[string]any{"uri": "a://b"}}), true},
+		{&mcp.Error{Code: mcp.CodeLegacyResourceNotFound, Message: "gone"}, true},
+		{&mcp.Error{Code: mcp.CodeInvalidParams, Message: "bad"}, false},
+		{&mcp.Error{Code: mcp.CodeInvalidParams, Data: map[string]any{"uri": 7}}, false},
+		{&mcp.Error{Code: mcp.CodeInternalError, Data: map[string]any{"uri": "a://b"}}, false},
 		{errors.New("gone"), false},
 		{nil, false},
 	}
@@ -422,7 +424,7 @@ func TestEraText(t *testing.T) {
 
 // TestClientStartFailure: a command that cannot start fails Connect.
 func TestClientStartFailure(t *testing.T) {
-	_, err := Connect(context.Background(), CommandTransport(exec.Command("mcp-client-test-no-such-command")), nil)
+	_, err := Connect(context.Background(), Command(exec.Command("mcp-client-test-no-such-command")), nil)
 	if err == nil || !strings.Contains(err.Error(), "starting the server") {
 		t.Errorf("Connect: got %v, want a start failure", err)
 	}

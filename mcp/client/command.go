@@ -1,6 +1,4 @@
-//go:build !js
-
-package mcp
+package client
 
 import (
 	"bufio"
@@ -15,9 +13,11 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/mcpbookshop/guide/mcp"
 )
 
-// DefaultCloseTimeout is how long closing a [CommandTransport] waits for the
+// DefaultCloseTimeout is how long closing a [Command] transport waits for the
 // server to exit once its input is closed, before killing it.
 const DefaultCloseTimeout = 5 * time.Second
 
@@ -25,7 +25,7 @@ const DefaultCloseTimeout = 5 * time.Second
 // for the process to exit so that the error can give its exit status.
 const exitGrace = 100 * time.Millisecond
 
-// CommandTransport returns a transport to the server cmd runs, speaking one
+// Command returns a transport to the server cmd runs, speaking one
 // JSON-RPC message per line on its stdin and stdout. cmd must not have been
 // started, and its Stdin and Stdout must be unset; its stderr passes through
 // to this process's unless cmd.Stderr is set.
@@ -35,7 +35,7 @@ const exitGrace = 100 * time.Millisecond
 // server exits or closes its output, the calls in flight fail at once.
 // Close closes the server's stdin, waits up to [DefaultCloseTimeout] for it
 // to exit, then kills it.
-func CommandTransport(cmd *exec.Cmd) Transport {
+func Command(cmd *exec.Cmd) Transport {
 	return &command{
 		cmd:          cmd,
 		closeTimeout: DefaultCloseTimeout,
@@ -45,7 +45,7 @@ func CommandTransport(cmd *exec.Cmd) Transport {
 	}
 }
 
-// command is the transport CommandTransport returns.
+// command is the transport Command returns.
 type command struct {
 	cmd          *exec.Cmd
 	closeTimeout time.Duration
@@ -79,7 +79,7 @@ func (t *command) start() error {
 
 func (t *command) launch() error {
 	if t.cmd.Stdout != nil {
-		return errors.New("mcp: CommandTransport: the command's Stdout is already set")
+		return errors.New("mcp: client.Command: the command's Stdout is already set")
 	}
 	if t.cmd.Stderr == nil {
 		t.cmd.Stderr = os.Stderr
@@ -89,13 +89,13 @@ func (t *command) launch() error {
 	}
 	stdin, err := t.cmd.StdinPipe()
 	if err != nil {
-		return fmt.Errorf("mcp: CommandTransport: %w", err)
+		return fmt.Errorf("mcp: client.Command: %w", err)
 	}
 	// A pipe of our own rather than StdoutPipe: Wait then returns when the
 	// process exits, even if a child of it still holds the pipe open.
 	r, w, err := os.Pipe()
 	if err != nil {
-		return fmt.Errorf("mcp: CommandTransport: %w", err)
+		return fmt.Errorf("mcp: client.Command: %w", err)
 	}
 	t.cmd.Stdout = w
 	err = t.cmd.Start()
@@ -261,11 +261,22 @@ func (t *command) receive(line []byte) error {
 // answer replies to a request from the server: ping gets its empty result,
 // anything else method not found, since this client offers no features.
 func (t *command) answer(id json.RawMessage, method string) {
-	line := encodeError(id, newError(CodeMethodNotFound, method))
-	if method == "ping" {
-		line = encodeResult(id, struct{}{})
+	resp := response{JSONRPC: "2.0", ID: id, Result: &struct{}{}}
+	if method != "ping" {
+		resp.Result = nil
+		resp.Error = &mcp.Error{Code: mcp.CodeMethodNotFound, Message: "Method not found", Data: method}
 	}
-	go t.write(bytes.TrimSuffix(line, []byte("\n")))
+	if line, err := json.Marshal(&resp); err == nil {
+		go t.write(line)
+	}
+}
+
+// response is the reply to a request from the server.
+type response struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  *struct{}       `json:"result,omitempty"`
+	Error   *mcp.Error      `json:"error,omitempty"`
 }
 
 func (t *command) Close() error {

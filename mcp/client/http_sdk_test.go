@@ -1,4 +1,4 @@
-package mcp
+package client
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/mcpbookshop/guide/mcp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -39,14 +40,14 @@ func TestHTTPTransportSDKServer(t *testing.T) {
 	}{
 		// A stateful SDK handler lists only the legacy versions in its
 		// server/discover result, so the probe falls back to the handshake.
-		{"stateful/auto", stateful.URL, EraAuto, LatestLegacyVersion},
-		{"stateful/legacy", stateful.URL, EraLegacy, LatestLegacyVersion},
-		{"stateless/auto", stateless.URL, EraAuto, ModernVersion},
-		{"stateless/modern", stateless.URL, EraModern, ModernVersion},
+		{"stateful/auto", stateful.URL, EraAuto, mcp.LatestLegacyVersion},
+		{"stateful/legacy", stateful.URL, EraLegacy, mcp.LatestLegacyVersion},
+		{"stateless/auto", stateless.URL, EraAuto, mcp.ModernVersion},
+		{"stateless/modern", stateless.URL, EraModern, mcp.ModernVersion},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
-			c, err := Connect(ctx, HTTPTransport(tt.url, nil), &ClientOptions{Era: tt.era})
+			c, err := Connect(ctx, HTTP(tt.url, nil), &Options{Era: tt.era})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,8 +68,8 @@ func TestHTTPTransportSDKServer(t *testing.T) {
 				t.Errorf("echo nothing: %+v, %v; want the SDK's tool error", res, err)
 			}
 			_, err = c.CallTool(ctx, "nope", nil)
-			var perr *Error
-			if !errors.As(err, &perr) || perr.Code != CodeInvalidParams {
+			var perr *mcp.Error
+			if !errors.As(err, &perr) || perr.Code != mcp.CodeInvalidParams {
 				t.Errorf("unknown tool: %v, want -32602", err)
 			}
 		})

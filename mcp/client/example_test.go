@@ -1,4 +1,4 @@
-package mcp_test
+package client_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"os/exec"
 
 	"github.com/mcpbookshop/guide/mcp"
+	"github.com/mcpbookshop/guide/mcp/client"
 )
 
 type greetArgs struct {
@@ -28,7 +29,7 @@ func ExampleConnect() {
 	mcp.AddTool(s, mcp.Tool{Name: "greet"}, greet)
 
 	ctx := context.Background()
-	c, err := mcp.Connect(ctx, mcp.InProcessTransport(s), nil)
+	c, err := client.Connect(ctx, client.InProcess(s), nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -47,10 +48,10 @@ func ExampleConnect() {
 
 // A client of a server program, here one of the guide's chapters, started
 // with "go run" from the root of the guide and pinned to the legacy era.
-func ExampleCommandTransport() {
+func ExampleCommand() {
 	cmd := exec.Command("go", "run", "./chapters/01-tool-errors")
 	ctx := context.Background()
-	c, err := mcp.Connect(ctx, mcp.CommandTransport(cmd), &mcp.ClientOptions{Era: mcp.EraLegacy})
+	c, err := client.Connect(ctx, client.Command(cmd), &client.Options{Era: client.EraLegacy})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func ExampleIsResourceNotFound() {
 	legacy := &mcp.Error{Code: mcp.CodeLegacyResourceNotFound, Message: "Resource not found"}
 	modern := &mcp.Error{Code: mcp.CodeInvalidParams, Message: "No such book", Data: map[string]any{"uri": "books://Nothing"}}
 	other := &mcp.Error{Code: mcp.CodeInvalidParams, Message: "Unknown tool: get_title"}
-	fmt.Println(mcp.IsResourceNotFound(legacy), mcp.IsResourceNotFound(modern), mcp.IsResourceNotFound(other))
+	fmt.Println(client.IsResourceNotFound(legacy), client.IsResourceNotFound(modern), client.IsResourceNotFound(other))
 	// Output:
 	// true true false
 }

@@ -1,6 +1,4 @@
-//go:build !js
-
-package mcp
+package client
 
 import (
 	"bufio"
@@ -16,6 +14,22 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpbookshop/guide/mcp"
+)
+
+// The HTTP headers of the Streamable HTTP transport.
+const (
+	headerProtocolVersion = "Mcp-Protocol-Version"
+	headerSessionID       = "Mcp-Session-Id"
+	headerMethod          = "Mcp-Method"
+	headerName            = "Mcp-Name"
+)
+
+// The markers around a base64-encoded header value.
+const (
+	base64Prefix = "=?base64?"
+	base64Suffix = "?="
 )
 
 // httpCancelTimeout bounds the notifications/cancelled a legacy-era call
@@ -39,20 +53,20 @@ func (e *HTTPError) Error() string {
 // httpErrorBody bounds the body an HTTPError keeps.
 const httpErrorBody = 512
 
-// HTTPTransport returns a transport to the MCP endpoint at url, over
+// HTTP returns a transport to the MCP endpoint at url, over
 // Streamable HTTP: each message is a POST, carrying the headers its era
 // requires (Mcp-Protocol-Version, and in the modern era Mcp-Method and
 // Mcp-Name; in the legacy era the Mcp-Session-Id that initialize returned).
 // A response may come as JSON or as an event stream. A JSON-RPC error in
-// the body of any HTTP status is the call's protocol error; a status with
-// no JSON-RPC body is an [*HTTPError].
+// the body of any HTTP status is the protocol error of the call or of the
+// notification; a status with no JSON-RPC body is an [*HTTPError].
 //
 // A cancelled call closes its request, which is how Streamable HTTP
 // cancels; in the legacy era it also sends notifications/cancelled. When the
 // server answers 404 to a session it no longer knows, the call fails with
 // an error wrapping [ErrClosed]. Close ends the session with DELETE. hc may
 // be nil for [http.DefaultClient].
-func HTTPTransport(url string, hc *http.Client) Transport {
+func HTTP(url string, hc *http.Client) Transport {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
@@ -60,7 +74,7 @@ func HTTPTransport(url string, hc *http.Client) Transport {
 	return &httpTransport{url: url, hc: hc, ctx: ctx, cancel: cancel}
 }
 
-// httpTransport is the transport HTTPTransport returns.
+// httpTransport is the transport HTTP returns.
 type httpTransport struct {
 	url    string
 	hc     *http.Client
@@ -78,7 +92,7 @@ type httpTransport struct {
 func (t *httpTransport) Call(ctx context.Context, m *Outgoing) ([]byte, error) {
 	resp, err := t.post(ctx, m)
 	if err != nil {
-		if ctx.Err() != nil && m.Version != ModernVersion && m.Method != "initialize" {
+		if ctx.Err() != nil && m.Version != mcp.ModernVersion && m.Method != "initialize" {
 			t.cancelRequest(m)
 		}
 		return nil, err
@@ -107,11 +121,17 @@ func (t *httpTransport) Notify(ctx context.Context, m *Outgoing) error {
 	if resp.StatusCode/100 == 2 {
 		return nil
 	}
-	_, err = t.response(resp, m)
-	if err == nil {
-		err = &HTTPError{StatusCode: resp.StatusCode}
+	line, err := t.response(resp, m)
+	if err != nil {
+		return err
 	}
-	return err
+	var r struct {
+		Error *mcp.Error `json:"error"`
+	}
+	if json.Unmarshal(line, &r) == nil && r.Error != nil {
+		return r.Error
+	}
+	return &HTTPError{StatusCode: resp.StatusCode, Body: string(line[:min(len(line), httpErrorBody)])}
 }
 
 // Close ends the legacy session, if any, with DELETE, and fails the calls
@@ -165,7 +185,7 @@ func (t *httpTransport) post(ctx context.Context, m *Outgoing) (*http.Response, 
 	if m.Version != "" {
 		req.Header.Set(headerProtocolVersion, m.Version)
 	}
-	if m.Version == ModernVersion {
+	if m.Version == mcp.ModernVersion {
 		req.Header.Set(headerMethod, m.Method)
 		if m.Name != "" {
 			req.Header.Set(headerName, encodeHeaderValue(m.Name))
@@ -210,7 +230,7 @@ func (t *httpTransport) response(resp *http.Response, m *Outgoing) ([]byte, erro
 	t.mu.Lock()
 	session := t.session
 	t.mu.Unlock()
-	if resp.StatusCode == http.StatusNotFound && session != "" && m.Version != ModernVersion {
+	if resp.StatusCode == http.StatusNotFound && session != "" && m.Version != mcp.ModernVersion {
 		return nil, fmt.Errorf("%w: the server ended the session (HTTP 404)", ErrClosed)
 	}
 	typ, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
@@ -247,7 +267,7 @@ func isResponse(line []byte) bool {
 func readEvents(r io.Reader, id int64) ([]byte, error) {
 	want := []byte(fmt.Sprint(id))
 	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, DefaultMaxLineBytes)
+	sc.Buffer(nil, mcp.DefaultMaxLineBytes)
 	var data []byte
 	for sc.Scan() {
 		line := sc.Bytes()
