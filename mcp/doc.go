@@ -39,8 +39,15 @@
 //   - Arguments that fail a tool's input schema are rejected before the
 //     handler runs, as a tool error naming each field and the problem.
 //   - A panic in a handler is recovered: the client gets a bare tool error or
-//     an internal error, and the stack goes to the log.
+//     an internal error, and the stack goes to the log, in one entry that
+//     carries the request id.
+//   - A handler whose context ends before it returns (the client sent
+//     notifications/cancelled, or closed its HTTP request) gets no response
+//     at all; the log says the request was cancelled.
 //
 // Every tool error and protocol error is also logged as one structured line
-// on the server's [log/slog] logger (stderr by default).
+// on the server's [log/slog] logger (stderr by default). [Options.OnError]
+// sees each of these failures, and each cancelled request, as an
+// [ErrorEvent] whose Err is the failure as a Go value: a handler's error, a
+// *[PanicError], an *[ArgumentsError], or the *[Error] sent.
 package mcp

@@ -225,6 +225,9 @@ func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *mes
 		return
 	}
 	resp := h.srv.handle(r.Context(), new(session), m)
+	if resp == nil {
+		panic(http.ErrAbortHandler) // the client closed the request: no response
+	}
 	writeResponse(w, modernStatus(m.ID, resp), resp)
 }
 
@@ -248,9 +251,10 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *mes
 		w.WriteHeader(http.StatusAccepted)
 	default:
 		resp, ok := hs.serve(r.Context(), h.srv, m)
-		if !ok {
-			// Cancelled by notifications/cancelled: no response is sent,
-			// so the connection closes without one.
+		if !ok || resp == nil {
+			// Cancelled by notifications/cancelled or by the client closing
+			// the request: no response is sent, so the connection closes
+			// without one.
 			panic(http.ErrAbortHandler)
 		}
 		writeResponse(w, http.StatusOK, resp)

@@ -203,7 +203,7 @@ func (s *Server) runResource(ctx context.Context, h ResourceHandler, req *Resour
 	}
 	defer func() {
 		if v := recover(); v != nil {
-			text, perr = "", internal(fmt.Errorf("panic in resource handler: %v\n%s", v, debug.Stack()))
+			text, perr = "", internal(&PanicError{Value: v, Stack: debug.Stack()})
 		}
 	}()
 	text, err := h(ctx, req)

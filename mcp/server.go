@@ -42,6 +42,13 @@ type Options struct {
 	// CacheTTL is the ttlMs that modern list and read results carry: how long
 	// a client may reuse them. The default, 0, asks clients not to reuse them.
 	CacheTTL time.Duration
+	// OnError, if set, sees every failure the server logs: each tool error
+	// and protocol error it sends, each panic it recovers, each request
+	// cancelled while its handler ran (see [ErrorEvent]). ctx is the
+	// request's context (context.Background for a message that is not one).
+	// It is called on the goroutine serving the request, before the
+	// response is written, so it must be quick and safe for concurrent use.
+	OnError func(ctx context.Context, ev ErrorEvent)
 }
 
 // DefaultMaxLineBytes is the default bound on one incoming message: 4 MiB.
@@ -96,6 +103,7 @@ func (ss *session) legacyVersion() string {
 // request is one request being served: its method and params, and the era
 // it is served in.
 type request struct {
+	id     json.RawMessage // nil for none
 	method string
 	params *params // never nil
 	modern bool
@@ -108,7 +116,7 @@ var noParams = new(params)
 // rejects it: modern _meta wins; then a legacy session; "ping" is allowed
 // before initialize.
 func (s *Server) classify(ss *session, m *message) (request, *Error) {
-	r := request{method: *m.Method, params: m.Params}
+	r := request{id: m.ID, method: *m.Method, params: m.Params}
 	if r.params == nil {
 		r.params = noParams
 	}
@@ -148,22 +156,35 @@ var errNoVersion = `no protocol version: send "initialize" first, or put "` +
 	metaProtocolVersion + `" and "` + metaClientCapabilities +
 	`" in params._meta; supported versions: ` + strings.Join(SupportedVersions, ", ")
 
-// handle serves one request and returns its response line, or nil for none.
-// It is safe to call concurrently.
+// handle serves one request and returns its response line, or nil for none:
+// a request that runs a handler gets none once its context is done, since
+// the client cancelled it or has gone. It is safe to call concurrently.
 func (s *Server) handle(ctx context.Context, ss *session, m *message) []byte {
 	r, perr := s.classify(ss, m)
 	if perr != nil {
-		return s.fail(m.ID, *m.Method, perr)
+		return s.failRequest(ctx, &r, perr)
 	}
 	result, perr := s.dispatch(ctx, ss, &r)
+	if ctx.Err() != nil && isHandlerMethod(r.method) {
+		s.cancelled(ctx, &r)
+		return nil
+	}
 	if perr != nil {
-		return s.fail(m.ID, r.method, perr)
+		return s.failRequest(ctx, &r, perr)
 	}
 	return encodeResult(m.ID, result)
 }
 
-// fail logs a protocol error and returns its response line.
+// fail logs a protocol error that answers no decoded request, or a request
+// refused before it was read, and returns its response line.
 func (s *Server) fail(id json.RawMessage, method string, e *Error) []byte {
+	return s.failRequest(context.Background(), &request{id: id, method: method, params: noParams}, e)
+}
+
+// failRequest logs the protocol error answering r, passes it to
+// Options.OnError, and returns its response line.
+func (s *Server) failRequest(ctx context.Context, r *request, e *Error) []byte {
+	method := r.method
 	switch {
 	case e.cause != nil:
 		s.log.Error("protocol error", "method", method, "code", e.Code, "message", e.Message, "data", jsonValue{e.Data}, "cause", e.cause)
@@ -172,7 +193,8 @@ func (s *Server) fail(id json.RawMessage, method string, e *Error) []byte {
 	default:
 		s.log.Warn("protocol error", "method", method, "code", e.Code, "message", e.Message, "data", jsonValue{e.Data})
 	}
-	return encodeError(id, e)
+	s.observe(ctx, r, ErrorEvent{Err: e.failure(), ProtocolError: e})
+	return encodeError(r.id, e)
 }
 
 // jsonValue logs a value as the JSON the client receives.

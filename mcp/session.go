@@ -17,7 +17,8 @@ func (s *Server) NewSession() *Session { return &Session{srv: s} }
 
 // Handle serves one JSON-RPC message, as [Server.Serve] serves a line, and
 // returns the response line, ending in a newline, or nil for a message that
-// has none: a notification or a response. Bad input is answered with a
+// has none: a notification, a response, or a request whose ctx ended while
+// its handler ran (it was cancelled). Bad input is answered with a
 // JSON-RPC error, as on a stream; a batch is not one message and is an
 // invalid request. The request runs on the calling goroutine with ctx as
 // its handler's context: cancelling ctx is how to cancel it, so

@@ -93,16 +93,19 @@ func TestSessionBadInput(t *testing.T) {
 	}
 }
 
-// TestSessionContext: the handler runs with the context given to Handle,
-// cancellation included.
+// TestSessionContext: the handler runs with the context given to Handle;
+// cancelling it cancels the handler, and the request then gets no response.
 func TestSessionContext(t *testing.T) {
 	session := newSessionTestServer().NewSession()
 	handle(t, context.Background(), session, sessionInit)
 	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), ctxKey{}, "mine"))
-	cancel()
 	r := handle(t, ctx, session, sessionCall)
 	var res mcp.CallToolResult
-	if err := json.Unmarshal(r.Result, &res); err != nil || len(res.Content) != 1 || res.Content[0].Text != "mine, cancelled" {
-		t.Errorf("the handler's context: got %s, %v; want the caller's, cancelled", r.Result, err)
+	if err := json.Unmarshal(r.Result, &res); err != nil || len(res.Content) != 1 || res.Content[0].Text != "mine" {
+		t.Errorf("the handler's context: got %s, %v; want the caller's", r.Result, err)
+	}
+	cancel()
+	if resp := session.Handle(ctx, []byte(sessionCall)); resp != nil {
+		t.Errorf("a cancelled request was answered: %s", resp)
 	}
 }

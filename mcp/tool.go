@@ -141,7 +141,7 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 	rt.call = func(ctx context.Context, raw json.RawMessage) (*CallToolResult, error) {
 		var args In
 		if err := unmarshal(raw, &args); err != nil {
-			return nil, &argumentError{describeDecodeError(err)}
+			return nil, &ArgumentsError{describeDecodeError(err)}
 		}
 		out, err := h(ctx, args)
 		if err != nil {
@@ -152,14 +152,6 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 	s.tools = append(s.tools, rt)
 	s.byName[t.Name] = rt
 }
-
-// argumentError is arguments that passed the schema but do not fit the Go
-// type (a number too large for its field, say). It is reported like a
-// schema failure.
-type argumentError struct{ msg string }
-
-// Error returns the message.
-func (e *argumentError) Error() string { return e.msg }
 
 // describeDecodeError says which argument could not be decoded.
 func describeDecodeError(err error) string {
@@ -251,25 +243,24 @@ func (s *Server) callTool(ctx context.Context, r *request) (any, *Error) {
 	case args[0] != '{':
 		return nil, newError(CodeInvalidParams, `"params.arguments" must be a JSON object`)
 	}
-	res, perr := s.runTool(ctx, t, args)
+	res, perr := s.runTool(ctx, r, t, args)
 	if perr != nil {
 		return nil, perr
 	}
 	return &callToolWire{res, s.meta(r)}, nil
 }
 
-// runTool validates args and runs the tool's handler, turning its error or
-// panic into a tool error, or its *Error into a protocol error.
-func (s *Server) runTool(ctx context.Context, t *registeredTool, args json.RawMessage) (res *CallToolResult, perr *Error) {
+// runTool validates args and runs the tool's handler for r, turning its
+// error or panic into a tool error, or its *Error into a protocol error.
+func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, args json.RawMessage) (res *CallToolResult, perr *Error) {
 	name := t.name
 	defer func() {
 		if v := recover(); v != nil {
-			s.log.Error("panic in tool handler", "tool", name, "panic", v, "stack", string(debug.Stack()))
-			res, perr = toolErrorResult("Error executing tool "+name), nil
+			res, perr = s.toolPanic(ctx, r, name, &PanicError{Value: v, Stack: debug.Stack()}), nil
 		}
 	}()
 	if msg := t.schema.check(args); msg != "" {
-		return s.toolError(ctx, name, msg), nil
+		return s.toolError(ctx, r, name, &ArgumentsError{msg}), nil
 	}
 	res, err := t.call(ctx, args)
 	if err == nil {
@@ -278,13 +269,19 @@ func (s *Server) runTool(ctx context.Context, t *registeredTool, args json.RawMe
 	if errors.As(err, &perr) {
 		return nil, perr
 	}
-	return s.toolError(ctx, name, err.Error()), nil
+	return s.toolError(ctx, r, name, err), nil
 }
 
-// toolError logs a tool error and returns the result that reports it.
-func (s *Server) toolError(ctx context.Context, name, msg string) *CallToolResult {
-	s.log.LogAttrs(ctx, slog.LevelInfo, "tool error", slog.String("tool", name), slog.String("error", msg))
-	return toolErrorResult("Error executing tool " + name + ": " + msg)
+// toolError logs the tool error err of r, passes it to Options.OnError, and
+// returns the result that reports it. A request whose context is done gets
+// no result (see handle), so nothing is logged for it here.
+func (s *Server) toolError(ctx context.Context, r *request, name string, err error) *CallToolResult {
+	res := toolErrorResult("Error executing tool " + name + ": " + err.Error())
+	if ctx.Err() == nil {
+		s.log.LogAttrs(ctx, slog.LevelInfo, "tool error", slog.String("tool", name), slog.String("error", err.Error()))
+		s.observe(ctx, r, ErrorEvent{Err: err, ToolResult: res})
+	}
+	return res
 }
 
 // toolErrorResult returns the tool error result whose one text block is

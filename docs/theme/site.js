@@ -317,9 +317,11 @@
     });
     return worst;
   }
-  // showLive puts the live replies to an exchange's request beside the
-  // pinned reply, and reports whether they are the pinned one.
-  function showLive(ex, replies) {
+  // showLive puts the live replies to an exchange's request, the pinned one
+  // unless edited, beside the pinned reply, and reports whether they are the
+  // pinned one. No reply is explained as the pinned transcript explains it
+  // (a notification, a cancelled request), or as a notification's.
+  function showLive(ex, replies, edited) {
     var old = ex.querySelector(".msg.live");
     if (old) { old.remove(); }
     var same = replies.join("\n") === ex.dataset.reply;
@@ -330,11 +332,16 @@
     div.innerHTML = "<div class=\"label\">" + escapeHTML(body.dataset.live) +
       (kind ? " · <span class=\"outcome\">" + escapeHTML(body.dataset[kind]) + "</span>" : "") + "</div>" +
       (replies.length ? replies.map(function (r) { return codeHTML(r, ex.dataset.reply); }).join("")
-        : "<p class=\"noreply\">" + escapeHTML(body.dataset.noReply) + "</p>");
+        : "<p class=\"noreply\">" + escapeHTML(noReplyText(ex, edited)) + "</p>");
     ex.appendChild(div);
     ex.classList.add("has-live");
     div.querySelectorAll(".code").forEach(addCopyButton);
     return same;
+  }
+
+  function noReplyText(ex, edited) {
+    var pinned = ex.querySelector(".msg.res .noreply");
+    return pinned && !edited ? pinned.textContent : body.dataset.noReply;
   }
 
   document.querySelectorAll(".transcript .run").forEach(function (run) {
@@ -403,7 +410,7 @@
           var lines = exchanges.slice(0, i).map(function (e) { return e.dataset.request; });
           lines.push(line);
           send(lines).then(function (after) {
-            var same = showLive(ex, after[after.length - 1] || []);
+            var same = showLive(ex, after[after.length - 1] || [], true);
             say(body.dataset.sent + " " + body.dataset[ex.querySelector(".msg.live").dataset.outcome], same ? "ok" : "");
           }).catch(failed);
         });

@@ -7,8 +7,19 @@
 //
 // starts the server command as a real process and sends it the lines of the
 // requests file in lock step, as [lockstep.Run] does: one at a time, and
-// after each line that expects a reply ([lockstep.ExpectsReply]) it waits
-// for the server's response, at most [lockstep.ReplyTimeout]. It prints
+// after each line that is owed a reply ([lockstep.OwedReplies]) it waits
+// for the server's response, at most [lockstep.ReplyTimeout]. A request
+// that a later line cancels with notifications/cancelled is owed none, so
+// a script pins that it gets none:
+//
+//	-- req/cancelled.jsonl --
+//	{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait_for_stock",...}}
+//	{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}
+//	{"jsonrpc":"2.0","id":3,"method":"tools/list"}
+//	-- want/cancelled.jsonl --
+//	{"jsonrpc":"2.0","id":3,"result":...}
+//
+// A reply to the cancelled request would be printed too, and fail the cmp. It prints
 // every line the server writes verbatim to stdout, so a script can compare
 // the whole exchange with cmp:
 //

@@ -2,13 +2,17 @@ package interop
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mcpbookshop/guide/internal/lockstep"
 	guide "github.com/mcpbookshop/guide/mcp"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -27,7 +31,10 @@ func TestPinsOverHTTP(t *testing.T) {
 	for _, chapter := range chapters {
 		t.Run(chapter, func(t *testing.T) {
 			url, stop := runHTTP(t, chapter)
-			defer stop(t)
+			defer func() {
+				http.DefaultClient.CloseIdleConnections() // as startHTTP does
+				stop(t)
+			}()
 			for _, script := range pinnedScripts {
 				ar, err := txtar.ParseFile(filepath.Join("../../testdata/scripts", chapter, script))
 				if err != nil {
@@ -62,8 +69,9 @@ type requestLine struct {
 		Meta struct {
 			ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
 		} `json:"_meta"`
-		Name string `json:"name"`
-		URI  string `json:"uri"`
+		Name      string          `json:"name"`
+		URI       string          `json:"uri"`
+		RequestID json.RawMessage `json:"requestId"`
 	} `json:"params"`
 }
 
@@ -71,10 +79,18 @@ type requestLine struct {
 // requires and returns the response bodies, one line each. It checks the
 // HTTP status of each: 202 with no body for a notification; for a request,
 // 200, or in the modern era the status the specification gives its error.
+//
+// A request that a later line cancels (see lockstep.OwedReplies) is sent
+// without waiting for its response; when the line cancelling it has been
+// sent, replay closes the request too, as Streamable HTTP cancels in both
+// eras, and checks that no response came.
 func replay(t *testing.T, url string, reqs []byte) []byte {
 	var out bytes.Buffer
 	var session, version string
-	for line := range strings.Lines(string(reqs)) {
+	lines := slices.Collect(strings.Lines(string(reqs)))
+	owed := lockstep.OwedReplies(lines)
+	inFlight := make(map[string]*cancellable) // by id
+	for i, line := range lines {
 		var m requestLine
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatalf("request %s: %v", line, err)
@@ -84,7 +100,13 @@ func replay(t *testing.T, url string, reqs []byte) []byte {
 		req.Header.Set("Content-Type", "application/json")
 		modern := m.Params.Meta.ProtocolVersion != ""
 		switch {
+		case m.ID == nil && session == "" && version != "":
+			// A notification in a modern exchange: no session to name, so
+			// it goes at the exchange's version (a cancellation is
+			// ignored: over HTTP, closing the request cancels).
+			req.Header.Set("Mcp-Protocol-Version", version)
 		case modern:
+			version = m.Params.Meta.ProtocolVersion
 			req.Header.Set("Mcp-Protocol-Version", m.Params.Meta.ProtocolVersion)
 			req.Header.Set("Mcp-Method", m.Method)
 			if name := m.Params.Name + m.Params.URI; name != "" {
@@ -93,6 +115,10 @@ func replay(t *testing.T, url string, reqs []byte) []byte {
 		case session != "":
 			req.Header.Set("Mcp-Session-Id", session)
 			req.Header.Set("Mcp-Protocol-Version", version)
+		}
+		if m.ID != nil && !owed[i] {
+			inFlight[string(m.ID)] = startCancellable(req)
+			continue
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -106,6 +132,11 @@ func replay(t *testing.T, url string, reqs []byte) []byte {
 		if m.ID == nil {
 			if resp.StatusCode != http.StatusAccepted || len(body) > 0 {
 				t.Errorf("notification %s: status %d, body %q; want 202 and no body", line, resp.StatusCode, body)
+			}
+			if c := inFlight[string(m.Params.RequestID)]; c != nil && m.Method == "notifications/cancelled" {
+				if body := c.close(); body != nil {
+					t.Errorf("the cancelled request got a response: %s", body)
+				}
 			}
 			continue
 		}
@@ -137,6 +168,43 @@ func replay(t *testing.T, url string, reqs []byte) []byte {
 		}
 	}
 	return out.Bytes()
+}
+
+// cancellable is a request in flight that replay cancels.
+type cancellable struct {
+	cancel context.CancelFunc
+	body   chan []byte // the response body, or nil for none
+}
+
+// startCancellable sends req and returns once it is written: the server
+// then reads it whole, so it serves the request however soon it is closed.
+func startCancellable(req *http.Request) *cancellable {
+	ctx, cancel := context.WithCancel(req.Context())
+	wrote := make(chan struct{})
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { close(wrote) }})
+	c := &cancellable{cancel: cancel, body: make(chan []byte, 1)}
+	go func() {
+		resp, err := http.DefaultClient.Do(req.WithContext(ctx))
+		if err != nil {
+			c.body <- nil
+			return
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		c.body <- body
+	}()
+	select {
+	case <-wrote:
+	case body := <-c.body: // failed before it was written, or answered at once
+		c.body <- body
+	}
+	return c
+}
+
+// close closes the request and returns the response it got, if any.
+func (c *cancellable) close() []byte {
+	c.cancel()
+	return <-c.body
 }
 
 // wantStatus is the HTTP status of a response: 200, but in the modern era

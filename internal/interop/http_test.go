@@ -3,6 +3,7 @@ package interop
 import (
 	"bufio"
 	"io"
+	"net/http"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -19,10 +20,17 @@ func init() { transports = append(transports, transport{"http", startHTTP}) }
 const exitTimeout = 10 * time.Second
 
 // startHTTP runs chapter over HTTP and returns the SDK's Streamable HTTP
-// transport to it.
+// transport to it. Before the chapter is stopped, the transport's idle
+// connections are closed: a request the client cancels can leave one that
+// never carried a request, and the chapter's graceful shutdown would wait
+// for it (net/http gives such a connection 5 seconds).
 func startHTTP(t *testing.T, chapter string) (mcp.Transport, func(t *testing.T)) {
 	url, stop := runHTTP(t, chapter)
-	return &mcp.StreamableClientTransport{Endpoint: url}, stop
+	client := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	return &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: client}, func(t *testing.T) {
+		client.CloseIdleConnections()
+		stop(t)
+	}
 }
 
 // runHTTP runs chapter with -http on a free loopback port and returns the

@@ -22,7 +22,7 @@ import (
 
 // chapters lists the chapter packages, relative to this one; each is built
 // into a binary named after its directory.
-var chapters = []string{"01-tool-errors", "02-protocol-errors", "03-resources"}
+var chapters = []string{"01-tool-errors", "02-protocol-errors", "03-resources", "04-handler-failures"}
 
 // bin is the directory holding the chapters' binaries.
 var bin string
@@ -200,6 +200,39 @@ func TestResources(t *testing.T) {
 			if json.Unmarshal(werr.Data, &data) != nil || werr.Code != jsonrpc.CodeInvalidParams || werr.Message != message || data.URI != uri {
 				t.Errorf("read %s: %d %q %s, want %d %q with data.uri", uri, werr.Code, werr.Message, werr.Data, jsonrpc.CodeInvalidParams, message)
 			}
+		}
+	})
+}
+
+func TestHandlerFailures(t *testing.T) {
+	forEachEra(t, "04-handler-failures", func(t *testing.T, ctx context.Context, cs *mcp.ClientSession) {
+		call := func(ctx context.Context, tool, title string) (*mcp.CallToolResult, error) {
+			return cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"title": title}})
+		}
+		// A panic: a bare tool error, and the server goes on.
+		res, err := call(ctx, "get_author", "Beowulf")
+		if err != nil || !res.IsError || text(t, res) != "Error executing tool get_author" {
+			t.Errorf("get_author Beowulf: %v, %v; want the bare tool error", res, err)
+		}
+		if res, err := call(ctx, "get_author", "Dune"); err != nil || text(t, res) != "Frank Herbert" {
+			t.Errorf("get_author Dune after the panic: %v, %v", res, err)
+		}
+		// The server's deadline: a tool error the model reads.
+		res, err = call(ctx, "check_stock", "Neuromancer")
+		want := "Error executing tool check_stock: The warehouse did not answer within 250ms; try again later (context deadline exceeded)."
+		if err != nil || !res.IsError || text(t, res) != want {
+			t.Errorf("check_stock Neuromancer: %v, %v; want the tool error %q", res, err, want)
+		}
+		// The client's deadline: a local error, not one the server sent.
+		short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+		defer cancel()
+		_, err = call(short, "wait_for_stock", "Neuromancer")
+		var werr *jsonrpc.Error
+		if !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &werr) {
+			t.Errorf("wait_for_stock past the client's deadline: %v, want context.DeadlineExceeded and no JSON-RPC error", err)
+		}
+		if res, err := call(ctx, "get_author", "Dune"); err != nil || text(t, res) != "Frank Herbert" {
+			t.Errorf("get_author Dune after the cancelled call: %v, %v", res, err)
 		}
 	})
 }

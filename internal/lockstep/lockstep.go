@@ -1,7 +1,8 @@
 // Package lockstep talks to a JSON-RPC server over its stdin and stdout in
 // lock step: it sends request lines one at a time and, after each line the
-// server owes a reply (see [ExpectsReply]), waits for that reply before it
-// sends the next. The order of the replies is then deterministic although
+// server owes a reply (see [OwedReplies]), waits for that reply before it
+// sends the next. A request that a later line cancels is owed none: lock
+// step sends the lines after it at once, the cancellation among them. The order of the replies is then deterministic although
 // the server handles requests concurrently.
 //
 // The guide talks to its servers this way in three places: the testscript
@@ -42,8 +43,8 @@ func (e *ExitError) Unwrap() error { return e.Err }
 
 // Run starts the server cmd (whose Dir and Stderr are the caller's to set),
 // writes the lines to its stdin one at a time, skipping blank ones, and
-// after each line that [ExpectsReply] reads the server's output until a
-// response comes, at most replyTimeout (zero for no bound but ctx). Then it
+// after each line that [OwedReplies] says is owed a reply reads the
+// server's output until a response comes, at most replyTimeout (zero for no bound but ctx). Then it
 // closes the server's input and waits, at most [ExitTimeout], for it to
 // exit with status 0.
 //
@@ -106,10 +107,11 @@ func Run(ctx context.Context, cmd *exec.Cmd, lines []string, replyTimeout time.D
 
 // Send is the lock step of [Run] without the process: it writes the lines to
 // in one at a time, each in one Write, skipping blank ones, and after each
-// line that [ExpectsReply] passes the lines received yields to each until a
-// response comes, at most replyTimeout (zero for no bound but ctx). received
+// line that is owed a reply ([OwedReplies]) passes the lines received
+// yields to each until a response comes, at most replyTimeout (zero for no bound but ctx). received
 // is [Lines] of the server's output; Send leaves it, and in, open.
 func Send(ctx context.Context, in io.Writer, received <-chan []byte, lines []string, replyTimeout time.Duration, each func(line []byte)) error {
+	owed := OwedReplies(lines)
 	for n, line := range lines {
 		if strings.TrimSpace(line) == "" {
 			continue
@@ -117,7 +119,7 @@ func Send(ctx context.Context, in io.Writer, received <-chan []byte, lines []str
 		if _, err := io.WriteString(in, line+"\n"); err != nil {
 			return fmt.Errorf("request line %d: writing to the server: %v", n+1, err)
 		}
-		if !ExpectsReply([]byte(line)) {
+		if !owed[n] {
 			continue
 		}
 		if err := awaitReply(ctx, received, line, replyTimeout, each); err != nil {

@@ -30,13 +30,15 @@ func TestMain(m *testing.M) {
 // fakeServer answers every line that has an id with a result echoing the
 // line number, as mode says, and returns its exit status. "chatty" sends a
 // notification before each reply and one more at the end of its input;
-// "mute" never replies; "fail" exits with status 1.
+// "mute" never replies; "cancellable" never replies to a "wait" request,
+// as a server whose client cancels it; "fail" exits with status 1.
 func fakeServer(mode string) int {
 	sc := bufio.NewScanner(os.Stdin)
 	n := 0
 	for sc.Scan() {
 		n++
-		if !strings.Contains(sc.Text(), `"id"`) || mode == "mute" {
+		if !strings.Contains(sc.Text(), `"id"`) || mode == "mute" ||
+			mode == "cancellable" && strings.Contains(sc.Text(), `"method":"wait"`) {
 			continue
 		}
 		if mode == "chatty" {
@@ -75,6 +77,36 @@ func TestRunWaitsForTheResponse(t *testing.T) {
 	}
 	if strings.Join(got, "") != strings.Join(want, "") {
 		t.Errorf("lines passed on:\n%s\nwant:\n%s", strings.Join(got, ""), strings.Join(want, ""))
+	}
+}
+
+// The lines of an exchange that cancels its first request.
+var cancelling = []string{
+	`{"jsonrpc":"2.0","id":1,"method":"wait"}`,
+	`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`,
+	`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`,
+}
+
+func TestRunOwesNoReplyToACancelledRequest(t *testing.T) {
+	got, err := run(context.Background(), "cancellable", ReplyTimeout, cancelling...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"jsonrpc":"2.0","id":3,"result":{}}` + "\n"; strings.Join(got, "") != want {
+		t.Errorf("lines passed on: %q, want only %q", got, want)
+	}
+}
+
+// A server that answers a request it was told is cancelled shows it in the
+// lines passed on, where a pinned exchange catches it.
+func TestRunPassesOnTheReplyToACancelledRequest(t *testing.T) {
+	got, err := run(context.Background(), "ok", ReplyTimeout, cancelling...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"jsonrpc":"2.0","id":1,"result":{}}` + "\n" + `{"jsonrpc":"2.0","id":3,"result":{}}` + "\n"
+	if strings.Join(got, "") != want {
+		t.Errorf("lines passed on: %q, want %q", got, want)
 	}
 }
 

@@ -50,6 +50,68 @@ func ExpectsReply(line []byte) bool {
 	return !notification && !response
 }
 
+// OwedReplies reports, for each of lines, whether the server owes it a
+// reply. That is [ExpectsReply], but for a request that a later line
+// cancels: a notifications/cancelled whose params.requestId is the
+// request's id. A server must send no response to a cancelled request, so
+// none is owed.
+//
+// The rule reads the lines alone, so it cannot know whether the request is
+// still running when its cancellation arrives; a server answers a request
+// that finished first. Lines that cancel a request are deterministic only
+// when the request's handler runs until it is cancelled.
+func OwedReplies(lines []string) []bool {
+	owed := make([]bool, len(lines))
+	cancelled := make(map[string]bool) // ids cancelled by a line after the one being read
+	for i := len(lines) - 1; i >= 0; i-- {
+		line := []byte(lines[i])
+		owed[i] = ExpectsReply(line)
+		if !owed[i] {
+			if id, ok := cancels(line); ok {
+				cancelled[id] = true
+			}
+			continue
+		}
+		if id, ok := requestID(line); ok && cancelled[id] {
+			owed[i] = false
+		}
+	}
+	return owed
+}
+
+// cancels returns the request id, compacted, that a notifications/cancelled
+// line names.
+func cancels(line []byte) (string, bool) {
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &m) != nil || m.Method != "notifications/cancelled" || !validID(m.Params.RequestID) {
+		return "", false
+	}
+	return compact(m.Params.RequestID), true
+}
+
+// requestID returns the id, compacted, of a line that is one request.
+func requestID(line []byte) (string, bool) {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(line, &m) != nil || !validID(m.ID) {
+		return "", false
+	}
+	return compact(m.ID), true
+}
+
+// compact returns the JSON text of a valid id without insignificant space.
+func compact(id json.RawMessage) string {
+	var b bytes.Buffer
+	json.Compact(&b, id)
+	return b.String()
+}
+
 // validID reports whether a raw id is a string or a number, as JSON-RPC
 // requires of the id of a response that can be matched.
 func validID(id json.RawMessage) bool {

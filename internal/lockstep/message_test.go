@@ -1,6 +1,9 @@
 package lockstep
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 const (
 	request      = `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
@@ -38,6 +41,34 @@ func TestExpectsReply(t *testing.T) {
 	} {
 		if got := ExpectsReply([]byte(tt.line)); got != tt.want {
 			t.Errorf("ExpectsReply(%s) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}
+
+func TestOwedReplies(t *testing.T) {
+	const (
+		wait    = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait"}}`
+		cancel2 = `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"enough"}}`
+	)
+	for _, tt := range []struct {
+		name  string
+		lines []string
+		want  []bool
+	}{
+		{"no cancellation", []string{request, notification, wait}, []bool{true, false, true}},
+		{"cancelled later", []string{wait, cancel2, request}, []bool{false, false, true}},
+		{"cancelled after other requests", []string{wait, request, cancel2}, []bool{false, true, false}},
+		{"cancelled before it is sent", []string{cancel2, wait}, []bool{false, true}},
+		{"another id", []string{wait, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`}, []bool{true, false}},
+		{"a string id is not a number", []string{wait, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"2"}}`}, []bool{true, false}},
+		{"spaces in the ids", []string{`{"jsonrpc":"2.0","id": "a b" ,"method":"x"}`, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a b"}}`}, []bool{false, false}},
+		{"not a notification", []string{wait, `{"jsonrpc":"2.0","id":9,"method":"notifications/cancelled","params":{"requestId":2}}`}, []bool{true, true}},
+		{"another notification", []string{wait, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"requestId":2}}`}, []bool{true, false}},
+		{"a batch is answered whole", []string{`[` + wait + `]`, cancel2}, []bool{true, false}},
+	} {
+		got := OwedReplies(tt.lines)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: OwedReplies = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

@@ -48,16 +48,21 @@ func (t *Transcript) ID() string {
 	return "t" + num + "-" + strings.TrimSuffix(path.Base(t.Archive), ".txtar") + "-" + t.Case
 }
 
-// exchange is one request and its pinned reply ("" for none).
-type exchange struct{ request, reply string }
+// exchange is one request and its pinned reply ("" for none); cancelled
+// reports a request that a later line cancels, which is owed no reply.
+type exchange struct {
+	request, reply string
+	cancelled      bool
+}
 
 // exchanges pairs t's requests with its replies.
 func (t *Transcript) exchanges() ([]exchange, error) {
 	var ex []exchange
 	replies := t.Replies
-	for _, req := range t.Requests {
-		e := exchange{request: req}
-		if lockstep.ExpectsReply([]byte(req)) {
+	owed := lockstep.OwedReplies(t.Requests)
+	for i, req := range t.Requests {
+		e := exchange{request: req, cancelled: !owed[i] && lockstep.ExpectsReply([]byte(req))}
+		if owed[i] {
 			if len(replies) == 0 {
 				return nil, fmt.Errorf("request %s has no pinned reply", req)
 			}
@@ -171,9 +176,12 @@ func (r *resolver) transcript(archive, name string) (template.HTML, string, erro
 			esc(e.request), esc(e.reply), esc(r.ui["request"]))
 		b.WriteString(string(r.highlight("json", pretty(e.request))))
 		b.WriteString(`</div><div class="msg res"><div class="label">` + esc(r.ui["pinned"]) + `</div>`)
-		if e.reply == "" {
+		switch {
+		case e.cancelled:
+			b.WriteString(`<p class="noreply">` + esc(r.ui["noReplyCancelled"]) + `</p>`)
+		case e.reply == "":
 			b.WriteString(`<p class="noreply">` + esc(r.ui["noReply"]) + `</p>`)
-		} else {
+		default:
 			b.WriteString(string(r.highlight("json", pretty(e.reply))))
 		}
 		b.WriteString(`</div></div>`)

@@ -33,7 +33,10 @@ import (
 //   - an error from which errors.As gives an *[mcp.Error]: a protocol error,
 //     with the code, message and data the server sent.
 //
-// Any other error means the connection failed.
+// A call whose context ends first returns the context's error
+// (context.DeadlineExceeded or context.Canceled), never wrapped in an
+// *mcp.Error: the server sent nothing; the transport tells it the call is
+// cancelled. Any other error means the connection failed.
 type Conn struct {
 	t       Transport
 	modern  bool

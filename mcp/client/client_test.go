@@ -319,8 +319,10 @@ func TestClientCancel(t *testing.T) {
 			c := dial(t, newTransport(t), EraAuto)
 			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 			defer cancel()
-			if _, err := c.CallTool(ctx, "wait", nil); !errors.Is(err, context.DeadlineExceeded) {
-				t.Fatalf("wait: got %v, want the deadline", err)
+			_, err := c.CallTool(ctx, "wait", nil)
+			var perr *mcp.Error
+			if !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &perr) {
+				t.Fatalf("wait: got %v, want the deadline, and no protocol error", err)
 			}
 			res, err := c.CallTool(context.Background(), "cancelled", nil)
 			if err != nil || res.Content[0].Text != "yes" {

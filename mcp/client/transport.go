@@ -79,6 +79,9 @@ func (t *inProcess) Call(ctx context.Context, m *Outgoing) ([]byte, error) {
 	go func() { resp <- t.session.Handle(ctx, m.Line) }()
 	select {
 	case line := <-resp:
+		if line == nil { // the handler saw ctx end first: no response
+			return nil, ctx.Err()
+		}
 		return line, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()

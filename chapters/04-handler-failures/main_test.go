@@ -1,0 +1,19 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/mcpbookshop/guide/internal/exchange"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the scripts run this chapter's real main as the command
+// 04-handler-failures, a process of its own with real stdin and stdout.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"04-handler-failures": main})
+}
+
+// TestScripts pins the chapter's wire exchanges, in testdata/scripts/04-handler-failures.
+func TestScripts(t *testing.T) {
+	exchange.Run(t, "04-handler-failures")
+}

@@ -1,0 +1,144 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+)
+
+// ErrorEvent is one failure, as [Options.OnError] sees it: the failure as a
+// Go value, the request it ended, and what the client was sent for it.
+//
+// The server passes an event for each tool error and protocol error it
+// sends and each panic it recovers, where it writes the log line that
+// reports them, and for each request cancelled while its handler ran. Which
+// of the two wire fields is set tells the kinds apart: ToolResult for a tool
+// error (a panic in a tool handler included), ProtocolError for a protocol
+// error, neither when nothing was sent.
+type ErrorEvent struct {
+	// Method is the request's method, such as "tools/call"; "" when the
+	// message could not be read as a request.
+	Method string
+	// Name is what the request names: the tool of a tools/call, the URI of a
+	// resources/read; "" for other methods.
+	Name string
+	// ID is the request's id as the client sent it, JSON text such as 2 or
+	// "a"; nil when the message has none or it could not be read.
+	ID json.RawMessage
+	// Err is the failure, for errors.Is and errors.As:
+	//
+	//   - for a tool error, the error the handler returned (wrapping
+	//     context.DeadlineExceeded, say), an *[ArgumentsError] when the
+	//     arguments were rejected before the handler ran, or a *[PanicError];
+	//   - for a protocol error, the failure it withholds from the client
+	//     when there is one (the error of a resource handler, or a
+	//     *PanicError, behind an internal error), otherwise the *[Error] sent;
+	//   - for a cancelled request, the cause of its context's end
+	//     (context.Canceled unless the context says otherwise).
+	Err error
+	// ToolResult is the tool error result the client was sent, or nil.
+	ToolResult *CallToolResult
+	// ProtocolError is the JSON-RPC error the client was sent, or nil.
+	ProtocolError *Error
+}
+
+// PanicError is a panic the server recovered from a handler. The client
+// gets a bare tool error ("Error executing tool <name>"), or an internal
+// error from a resource handler; the value and stack, which may hold what
+// no client should see, go to the log and to [Options.OnError] only.
+type PanicError struct {
+	// Value is what the handler passed to panic.
+	Value any
+	// Stack is the panicking goroutine's stack, as [runtime/debug.Stack]
+	// formats it.
+	Stack []byte
+}
+
+// Error returns "panic: " and the value.
+func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+
+// Unwrap returns the value if it is an error (a [runtime.Error] such as an
+// index out of range, say), so that errors.As sees through the panic.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// LogValue logs the value and the stack, as one value.
+func (e *PanicError) LogValue() slog.Value {
+	return slog.StringValue(e.Error() + "\n" + string(e.Stack))
+}
+
+// ArgumentsError is arguments a tool rejected before its handler ran: they
+// fail its input schema, or do not fit its Go type (a number too large for
+// its field, say). The client gets a tool error whose text, after "Error
+// executing tool <name>: ", is Message.
+type ArgumentsError struct {
+	// Message names each failing field by JSON pointer, and the problem.
+	Message string
+}
+
+// Error returns the message.
+func (e *ArgumentsError) Error() string { return e.Message }
+
+// failure returns what Err of an event reporting e is: e's withheld
+// cause, or e itself.
+func (e *Error) failure() error {
+	if e.cause != nil {
+		return e.cause
+	}
+	return e
+}
+
+// observe passes ev, a failure of r, to Options.OnError.
+func (s *Server) observe(ctx context.Context, r *request, ev ErrorEvent) {
+	if s.opts.OnError == nil {
+		return
+	}
+	ev.Method, ev.Name, ev.ID = r.method, r.name(), r.id
+	s.opts.OnError(ctx, ev)
+}
+
+// name returns what r names: a tool, a URI, or nothing.
+func (r *request) name() string {
+	p := r.params
+	switch {
+	case r.method == "tools/call" && p.Name != nil:
+		return *p.Name
+	case r.method == "resources/read" && p.URI != nil:
+		return *p.URI
+	}
+	return ""
+}
+
+// toolPanic logs the panic p of the tool handler serving r, as one entry
+// that carries the request id the client knows the call by, passes it to
+// Options.OnError, and returns the bare tool error the client gets.
+func (s *Server) toolPanic(ctx context.Context, r *request, tool string, p *PanicError) *CallToolResult {
+	s.log.LogAttrs(ctx, slog.LevelError, "panic in tool handler", slog.String("tool", tool), slog.String("id", string(r.id)),
+		slog.Any("panic", p.Value), slog.String("stack", string(p.Stack)))
+	res := toolErrorResult("Error executing tool " + tool)
+	ev := ErrorEvent{Err: p, ToolResult: res}
+	if ctx.Err() != nil {
+		ev.ToolResult = nil // cancelled: the result is never sent
+	}
+	s.observe(ctx, r, ev)
+	return res
+}
+
+// cancelled logs that r's context ended while its handler ran, so that r
+// gets no response, and passes that to Options.OnError.
+func (s *Server) cancelled(ctx context.Context, r *request) {
+	attrs := []slog.Attr{slog.String("method", r.method)}
+	if name := r.name(); name != "" {
+		key := "tool"
+		if r.method == "resources/read" {
+			key = "uri"
+		}
+		attrs = append(attrs, slog.String(key, name))
+	}
+	attrs = append(attrs, slog.String("id", string(r.id)))
+	s.log.LogAttrs(ctx, slog.LevelInfo, "request cancelled", attrs...)
+	s.observe(ctx, r, ErrorEvent{Err: context.Cause(ctx)})
+}
