@@ -45,6 +45,9 @@ type Error struct {
 	// Data is optional detail, marshalled as JSON. Omitted when nil.
 	Data any `json:"data,omitempty"`
 
+	// kind is the row of errorTable the error comes from; the zero kind
+	// is a handler's own error.
+	kind errKind
 	// cause is what the server logs with the error but never sends: the
 	// handler failure behind an internal error.
 	cause error
@@ -76,7 +79,8 @@ func StandardMessage(code int) string {
 }
 
 // newError returns an Error with the standard message for code and detail as
-// its data.
+// its data. The client uses it to refuse a server's request; the server's
+// own errors come from errorTable.
 func newError(code int, detail any) *Error {
 	return &Error{Code: code, Message: StandardMessage(code), Data: detail}
 }

@@ -9,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
+	"sync"
 	"time"
 )
 
@@ -113,20 +115,17 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 	return h
 }
 
-// httpError is a refused HTTP request: its status, the JSON-RPC error its
-// body carries, and the id and method of the request when they are known.
+// httpError is a refused HTTP request, refused before its era is known or
+// in a legacy session: the JSON-RPC error its body carries, whose row gives
+// the status, and the id and method of the request when they are known.
 type httpError struct {
-	status int
 	err    *Error
 	id     json.RawMessage
 	method string
 }
 
-// refuse returns an httpError whose error has the standard message of code
-// and detail as its data.
-func refuse(status, code int, detail string) *httpError {
-	return &httpError{status: status, err: newError(code, detail)}
-}
+// refuse returns the httpError carrying e.
+func refuse(e *Error) *httpError { return &httpError{err: e} }
 
 // ServeHTTP checks the peer, answers CORS preflights, and serves POST and
 // DELETE; every refusal is answered with its status and JSON-RPC error.
@@ -141,11 +140,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		herr = h.endSession(w, r)
 	default:
 		w.Header().Set("Allow", "POST, DELETE")
-		herr = refuse(http.StatusMethodNotAllowed, CodeInvalidRequest,
-			r.Method+" is not supported: send each JSON-RPC message in a POST")
+		herr = refuse(errHTTPMethod.error(r.Method))
 	}
 	if herr != nil {
-		writeResponse(w, herr.status, h.srv.fail(herr.id, herr.method, herr.err))
+		writeResponse(w, herr.err.httpStatus(false), h.srv.fail(herr.id, herr.method, herr.err))
 	}
 }
 
@@ -155,27 +153,29 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) *httpError {
 	if herr := checkMedia(r); herr != nil {
 		return herr
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+	buf := bodyPool.Get().(*[]byte)
+	body, err := readBody(w, r, h.opts.MaxBodyBytes, (*buf)[:0])
+	if cap(body) <= maxPooledBody {
+		*buf = body[:0]
+		defer bodyPool.Put(buf)
+	}
 	var tooLong *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLong):
-		return refuse(http.StatusRequestEntityTooLarge, CodeInvalidRequest, tooLongDetail(h.opts.MaxBodyBytes))
+		return refuse(errBodyTooLarge.error(strconv.FormatInt(h.opts.MaxBodyBytes, 10)))
 	case err != nil:
-		return refuse(http.StatusBadRequest, CodeInvalidRequest, "the request body could not be read")
+		return refuse(errBodyUnreadable.error())
 	}
 	body = bytes.TrimSpace(body)
 	if len(body) > 0 && body[0] == '[' {
-		return refuse(http.StatusBadRequest, CodeInvalidRequest,
-			"a POST body must be a single JSON-RPC message, not a batch")
+		return refuse(errHTTPBatch.error())
 	}
 	m, derr := decode(body)
 	if derr != nil {
-		writeResponse(w, http.StatusBadRequest, h.srv.fail(derr.id, "", derr.err))
-		return nil
+		return &httpError{err: derr.err, id: derr.id}
 	}
 	if v := r.Header.Get(headerProtocolVersion); v != "" && !slices.Contains(SupportedVersions, v) {
-		writeResponse(w, http.StatusBadRequest, h.srv.fail(m.ID, methodOf(m), unsupportedVersion(v)))
-		return nil
+		return &httpError{errUnsupportedVersion.error(SupportedVersions, v), m.ID, methodOf(m)}
 	}
 	if isModern(r, m) {
 		h.serveModern(w, r, m)
@@ -186,6 +186,36 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) *httpError {
 		herr.id, herr.method = m.ID, *m.Method
 	}
 	return herr
+}
+
+// bodyPool recycles the buffers request bodies are read into; decode
+// copies what it keeps.
+var bodyPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledBody bounds the buffers bodyPool keeps.
+const maxPooledBody = 64 << 10
+
+// readBody reads r's body, at most limit bytes, appending to buf: in one
+// read of the length the request declares, when it declares one, else
+// growing buf as io.ReadAll does.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64, buf []byte) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, limit)
+	if n := r.ContentLength; n > 0 && n <= limit {
+		buf = slices.Grow(buf, int(n))[:n]
+		_, err := io.ReadFull(body, buf) // net/http ends the body there
+		return buf, err
+	}
+	for {
+		buf = slices.Grow(buf, 512)
+		n, err := body.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // isModern reports whether m is served statelessly: a request other than
@@ -221,14 +251,14 @@ func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *mes
 		return
 	}
 	if e := checkHeaders(r.Header, m); e != nil {
-		writeResponse(w, http.StatusBadRequest, h.srv.fail(m.ID, *m.Method, e))
+		writeResponse(w, e.httpStatus(true), h.srv.fail(m.ID, *m.Method, e))
 		return
 	}
-	resp := h.srv.handle(r.Context(), new(session), m)
+	resp, e := h.srv.respond(r.Context(), new(session), m)
 	if resp == nil {
 		panic(http.ErrAbortHandler) // the client closed the request: no response
 	}
-	writeResponse(w, modernStatus(m.ID, resp), resp)
+	writeResponse(w, e.httpStatus(true), resp)
 }
 
 // serveLegacy serves a message of the session-based protocol.
@@ -250,14 +280,14 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *mes
 		hs.calls.notify(m)
 		w.WriteHeader(http.StatusAccepted)
 	default:
-		resp, ok := hs.serve(r.Context(), h.srv, m)
+		resp, e, ok := hs.serve(r.Context(), h.srv, m)
 		if !ok || resp == nil {
 			// Cancelled by notifications/cancelled or by the client closing
 			// the request: no response is sent, so the connection closes
 			// without one.
 			panic(http.ErrAbortHandler)
 		}
-		writeResponse(w, http.StatusOK, resp)
+		writeResponse(w, e.httpStatus(false), resp)
 	}
 	return nil
 }
@@ -268,16 +298,15 @@ func (h *httpHandler) initialize(w http.ResponseWriter, r *http.Request, m *mess
 	id, hs := h.sessions.open()
 	if hs == nil {
 		w.Header().Set("Retry-After", retryAfterSeconds)
-		return refuse(http.StatusServiceUnavailable, CodeInternalError,
-			"too many open sessions; try again later")
+		return refuse(errTooManySessions.error())
 	}
-	resp := h.srv.handle(r.Context(), &hs.session, m)
+	resp, e := h.srv.respond(r.Context(), &hs.session, m)
 	if hs.legacyVersion() == "" {
 		h.sessions.end(id)
 	} else {
 		w.Header().Set(headerSessionID, id)
 	}
-	writeResponse(w, http.StatusOK, resp)
+	writeResponse(w, e.httpStatus(false), resp)
 	return nil
 }
 
@@ -288,14 +317,11 @@ const retryAfterSeconds = "5"
 func (h *httpHandler) session(r *http.Request) (*httpSession, *httpError) {
 	id := r.Header.Get(headerSessionID)
 	if id == "" {
-		return nil, refuse(http.StatusBadRequest, CodeInvalidRequest,
-			"the "+headerSessionID+` header is missing: send "initialize" first, or put "`+
-				metaProtocolVersion+`" in params._meta to be served without a session`)
+		return nil, refuse(errNoSession.error())
 	}
 	hs := h.sessions.get(id)
 	if hs == nil {
-		return nil, refuse(http.StatusNotFound, CodeInvalidRequest,
-			`the session is unknown, ended or expired: send "initialize" to start a new one`)
+		return nil, refuse(errUnknownSession.error())
 	}
 	return hs, nil
 }
@@ -310,47 +336,14 @@ func (h *httpHandler) endSession(w http.ResponseWriter, r *http.Request) *httpEr
 	return nil
 }
 
+// jsonContentType is the Content-Type of every response with a body,
+// shared by all of them, which net/http only reads.
+var jsonContentType = []string{"application/json"}
+
 // writeResponse writes a JSON-RPC response line as the body of an HTTP
 // response with the given status.
 func writeResponse(w http.ResponseWriter, status int, line []byte) {
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = jsonContentType
 	w.WriteHeader(status)
 	w.Write(line)
-}
-
-// modernStatus returns the HTTP status of a stateless response: 404 for an
-// unknown method, 400 for an invalid request, 200 for the rest (results,
-// and errors that are the server's, not the request's).
-func modernStatus(id json.RawMessage, resp []byte) int {
-	switch errorCode(id, resp) {
-	case CodeMethodNotFound:
-		return http.StatusNotFound
-	case CodeParseError, CodeInvalidRequest, CodeInvalidParams, CodeHeaderMismatch,
-		CodeMissingRequiredClientCapability, CodeUnsupportedProtocolVersion:
-		return http.StatusBadRequest
-	}
-	return http.StatusOK
-}
-
-// errorCode returns the code of the error in a response line for id, as
-// encodeError writes it, or 0 when the line carries a result. Only the error
-// object is decoded, never a result.
-func errorCode(id json.RawMessage, line []byte) int {
-	rest, ok := bytes.CutPrefix(line, []byte(responsePrefix))
-	if ok {
-		rest, ok = bytes.CutPrefix(rest, id)
-	}
-	if ok {
-		rest, ok = bytes.CutPrefix(rest, []byte(errorMember))
-	}
-	if !ok {
-		return 0
-	}
-	var e struct {
-		Code int `json:"code"`
-	}
-	if json.NewDecoder(bytes.NewReader(rest)).Decode(&e) != nil {
-		return 0
-	}
-	return e.Code
 }

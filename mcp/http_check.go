@@ -4,7 +4,6 @@ package mcp
 
 import (
 	"encoding/base64"
-	"fmt"
 	"mime"
 	"net"
 	"net/http"
@@ -19,11 +18,10 @@ import (
 // allowed host (421).
 func (h *httpHandler) checkPeer(r *http.Request) *httpError {
 	if origin := r.Header.Get("Origin"); origin != "" && !h.originAllowed(origin) {
-		return refuse(http.StatusForbidden, CodeInvalidRequest, "origin "+origin+" is not allowed")
+		return refuse(errOrigin.error(origin))
 	}
 	if onLoopback(r) && !h.hostAllowed(r.Host) {
-		return refuse(http.StatusMisdirectedRequest, CodeInvalidRequest,
-			"host "+r.Host+" is not allowed on a loopback server")
+		return refuse(errHost.error(r.Host))
 	}
 	return nil
 }
@@ -65,12 +63,19 @@ func isLoopbackName(name string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// usualAccept is the Accept header most clients send.
+const usualAccept = "application/json, text/event-stream"
+
 // checkMedia checks a POST's Accept header (406 unless it accepts both
 // application/json and text/event-stream) and Content-Type (415 unless it
 // is application/json).
 func checkMedia(r *http.Request) *httpError {
+	accept, ctype := r.Header["Accept"], r.Header["Content-Type"]
+	if len(accept) == 1 && accept[0] == usualAccept && len(ctype) == 1 && ctype[0] == "application/json" {
+		return nil // what clients send, checked without parsing
+	}
 	var json, sse bool
-	for _, v := range r.Header.Values("Accept") {
+	for _, v := range accept {
 		for part := range strings.SplitSeq(v, ",") {
 			typ, _, _ := strings.Cut(part, ";")
 			switch strings.ToLower(strings.TrimSpace(typ)) {
@@ -84,12 +89,10 @@ func checkMedia(r *http.Request) *httpError {
 		}
 	}
 	if !json || !sse {
-		return refuse(http.StatusNotAcceptable, CodeInvalidRequest,
-			"the Accept header must list both application/json and text/event-stream")
+		return refuse(errAccept.error())
 	}
 	if typ, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || typ != "application/json" {
-		return refuse(http.StatusUnsupportedMediaType, CodeInvalidRequest,
-			"the Content-Type header must be application/json")
+		return refuse(errContentType.error())
 	}
 	return nil
 }
@@ -130,7 +133,7 @@ func checkHeaders(hdr http.Header, m *message) *Error {
 func matchHeader(hdr http.Header, key, body string, encoded bool) *Error {
 	values := hdr.Values(key)
 	if len(values) == 0 {
-		return &Error{Code: CodeHeaderMismatch, Message: "Header mismatch: the " + key + " header is missing"}
+		return errHeaderMissing.error(key)
 	}
 	got := values[0]
 	if encoded {
@@ -138,16 +141,14 @@ func matchHeader(hdr http.Header, key, body string, encoded bool) *Error {
 			if b64, ok = strings.CutSuffix(b64, base64Suffix); ok {
 				dec, err := base64.StdEncoding.DecodeString(b64)
 				if err != nil {
-					return &Error{Code: CodeHeaderMismatch,
-						Message: "Header mismatch: the " + key + " header is not valid base64"}
+					return errHeaderBase64.error(key)
 				}
 				got = string(dec)
 			}
 		}
 	}
 	if len(values) > 1 || got != body {
-		return &Error{Code: CodeHeaderMismatch,
-			Message: fmt.Sprintf("Header mismatch: %s header value '%s' does not match body value '%s'", key, got, body)}
+		return errHeaderMismatch.error(key, got, body)
 	}
 	return nil
 }

@@ -34,6 +34,7 @@ const (
 // It returns early with the error of a listener that fails. opts may be
 // nil.
 func (s *Server) ServeStreamableHTTP(ctx context.Context, ln net.Listener, opts *HTTPOptions) error {
+	defer s.flushLog()
 	path := DefaultHTTPPath
 	if opts != nil && opts.Path != "" {
 		path = opts.Path
@@ -93,6 +94,7 @@ func mainHTTP(s *Server, addr string) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		s.log.Error("listening", "error", err)
+		s.flushLog()
 		os.Exit(1)
 	}
 	fmt.Fprintf(os.Stderr, "%s serves MCP over Streamable HTTP at http://%s%s\n", s.info.Name, ln.Addr(), DefaultHTTPPath)
@@ -100,6 +102,7 @@ func mainHTTP(s *Server, addr string) {
 	defer stop()
 	if err := s.ServeStreamableHTTP(ctx, ln, nil); err != nil {
 		s.log.Error("serving HTTP", "error", err)
+		s.flushLog()
 		os.Exit(1)
 	}
 }

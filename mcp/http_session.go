@@ -18,17 +18,19 @@ type httpSession struct {
 	calls    calls     // running handlers, by request id
 }
 
-// serve handles request m in the session. It reports false when
-// notifications/cancelled cancelled m, whose response is then not sent.
-func (hs *httpSession) serve(ctx context.Context, srv *Server, m *message) ([]byte, bool) {
+// serve handles request m in the session and returns its response and the
+// error it carries, if any. It reports false when notifications/cancelled
+// cancelled m, whose response is then not sent.
+func (hs *httpSession) serve(ctx context.Context, srv *Server, m *message) ([]byte, *Error, bool) {
 	if !isHandlerMethod(*m.Method) {
-		return srv.handle(ctx, &hs.session, m), true
+		resp, e := srv.respond(ctx, &hs.session, m)
+		return resp, e, true
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	key, cl := hs.calls.start(m.ID, cancel)
-	resp := srv.handle(ctx, &hs.session, m)
-	return resp, !hs.calls.finish(key, cl)
+	resp, e := srv.respond(ctx, &hs.session, m)
+	return resp, e, !hs.calls.finish(key, cl)
 }
 
 // sessionStore holds the open legacy sessions by id. Its size is capped,

@@ -1,9 +1,14 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // unmarshalCases are lines on which unmarshal's fast engine and
@@ -37,7 +42,8 @@ var unmarshalCases = []string{
 }
 
 // TestUnmarshalMatchesEncodingJSON checks that unmarshal gives what
-// encoding/json gives, value and error text, into each type it serves.
+// encoding/json gives, value and error text, into each type it serves,
+// names matched exactly (see exactJSON).
 func TestUnmarshalMatchesEncodingJSON(t *testing.T) {
 	for _, line := range unmarshalCases {
 		data := []byte(line)
@@ -51,10 +57,48 @@ func checkUnmarshal[T any](t *testing.T, data []byte) {
 	t.Helper()
 	var got, want T
 	gotErr := unmarshal(data, &got)
-	wantErr := json.Unmarshal(data, &want)
+	ref := data
+	if reflect.TypeFor[T]().Kind() == reflect.Struct { // whose fields match names
+		ref = exactJSON(data)
+	}
+	wantErr := json.Unmarshal(ref, &want)
 	if !reflect.DeepEqual(got, want) || errText(gotErr) != errText(wantErr) {
 		t.Errorf("unmarshal(%q) into %T = %+v, %v; encoding/json gives %+v, %v", data, got, got, gotErr, want, wantErr)
 	}
+}
+
+// exactJSON returns data with every member name that differs only in case
+// from a field name the tests decode into renamed to an unrelated one
+// ("Id" to "~Id"), so that encoding/json, which matches names in any case,
+// reads it as a decoder matching names exactly reads data. Data that is
+// not valid JSON is returned as it is.
+func exactJSON(data []byte) []byte {
+	fields := slices.Concat(messageNames, paramsNames, metaNames, []string{"title"})
+	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	var out []byte
+	last := 0
+	for {
+		start := dec.InputOffset()
+		tok, err := dec.ReadToken()
+		if err != nil {
+			break
+		}
+		// A name is a string that makes an object's length odd.
+		if kind, n := dec.StackIndex(dec.StackDepth()); tok.Kind() != '"' || kind != '{' || n%2 == 0 {
+			continue
+		}
+		name := tok.String()
+		if slices.Contains(fields, name) || !slices.ContainsFunc(fields, func(f string) bool { return strings.EqualFold(f, name) }) {
+			continue
+		}
+		quote := int(start) + bytes.IndexByte(data[start:], '"')
+		out = append(append(out, data[last:quote+1]...), '~')
+		last = quote + 1
+	}
+	if last == 0 {
+		return data
+	}
+	return append(out, data[last:]...)
 }
 
 func errText(err error) string {

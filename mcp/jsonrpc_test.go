@@ -61,13 +61,8 @@ func TestEncodeEchoesIDs(t *testing.T) {
 }
 
 func TestEncodeFailures(t *testing.T) {
-	// A result that cannot be marshalled becomes an internal error.
-	got := string(encodeResult(json.RawMessage("1"), map[string]any{"f": func() {}}))
-	if want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error","data":"the result could not be encoded"}}` + "\n"; got != want {
-		t.Errorf("unencodable result: %s, want %s", got, want)
-	}
 	// Data that cannot be marshalled is dropped; code and message remain.
-	got = string(encodeError(json.RawMessage("2"), &Error{Code: -1, Message: "m", Data: make(chan int)}))
+	got := string(encodeError(json.RawMessage("2"), &Error{Code: -1, Message: "m", Data: make(chan int)}))
 	if want := `{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"m"}}` + "\n"; got != want {
 		t.Errorf("unencodable data: %s, want %s", got, want)
 	}

@@ -22,6 +22,13 @@ import (
 // Main is all a server's func main needs to call after registering its tools
 // and resources.
 func Main(s *Server) {
+	defer func() {
+		// A panic ends the program: the log lines before it go first.
+		if v := recover(); v != nil {
+			s.flushLog()
+			panic(v)
+		}
+	}()
 	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: %s [-http ADDR]\n\n%s serves MCP on stdin and stdout, one JSON-RPC message per line,\nor over Streamable HTTP with -http.\n\n", fs.Name(), s.info.Name)
@@ -45,6 +52,7 @@ func Main(s *Server) {
 	}()
 	if err := s.Serve(ctx, os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
 		s.log.Error("serving stdio", "error", err)
+		s.flushLog()
 		os.Exit(1)
 	}
 }

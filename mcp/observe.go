@@ -116,9 +116,10 @@ func (r *request) name() string {
 // that carries the request id the client knows the call by, passes it to
 // Options.OnError, and returns the bare tool error the client gets.
 func (s *Server) toolPanic(ctx context.Context, r *request, tool string, p *PanicError) *CallToolResult {
-	s.log.LogAttrs(ctx, slog.LevelError, "panic in tool handler", slog.String("tool", tool), slog.String("id", string(r.id)),
+	s.log.LogAttrs(ctx, errToolPanic.row().level, "panic in tool handler", slog.String("tool", tool), slog.String("id", string(r.id)),
 		slog.Any("panic", p.Value), slog.String("stack", string(p.Stack)))
-	res := toolErrorResult("Error executing tool " + tool)
+	s.flushLog()
+	res := toolErrorResult(errToolPanic.text(tool))
 	ev := ErrorEvent{Err: p, ToolResult: res}
 	if ctx.Err() != nil {
 		ev.ToolResult = nil // cancelled: the result is never sent

@@ -32,12 +32,12 @@ func BenchmarkSchemaCheck(b *testing.B) {
 		{"invalid", `{"title":42}`, "/title: expected a string, got the number 42"},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			if got := c.check(json.RawMessage(tc.args)); got != tc.want {
+			if got := c.check(json.RawMessage(tc.args), false); got != tc.want {
 				b.Fatalf("check(%s) = %q, want %q", tc.args, got, tc.want)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				c.check(json.RawMessage(tc.args))
+				c.check(json.RawMessage(tc.args), false)
 			}
 		})
 	}

@@ -61,10 +61,10 @@ type registeredResource struct {
 	handler ResourceHandler
 }
 
-// registeredTemplate is a resource template, parsed, with its handler.
+// registeredTemplate is a resource template, compiled, with its handler.
 type registeredTemplate struct {
 	ResourceTemplate
-	tmpl    *uritemplate.Template
+	match   *uriMatcher
 	handler ResourceHandler
 }
 
@@ -96,7 +96,7 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
 	if t.MIMEType == "" {
 		t.MIMEType = defaultMIMEType
 	}
-	s.tmpls = append(s.tmpls, &registeredTemplate{t, tmpl, h})
+	s.tmpls = append(s.tmpls, &registeredTemplate{t, newURIMatcher(tmpl, t.URITemplate), h})
 }
 
 // listResourcesResult is the result of resources/list.
@@ -152,7 +152,7 @@ type readResourceResult struct {
 // carrying the requested URI in data: there is no half-result for resources.
 func (s *Server) readResource(ctx context.Context, r *request) (any, *Error) {
 	if r.params.URI == nil {
-		return nil, newError(CodeInvalidParams, `"params.uri" is missing`)
+		return nil, errNoURI.error()
 	}
 	uri := *r.params.URI
 	req := &ResourceRequest{URI: uri}
@@ -165,18 +165,14 @@ func (s *Server) readResource(ctx context.Context, r *request) (any, *Error) {
 		// percent-encoded; clients often send them raw (as IRIs).
 		target := escapeNonASCII(uri)
 		for _, t := range s.tmpls {
-			if vals := t.tmpl.Match(target); vals != nil {
-				req.Params = make(map[string]string, len(vals))
-				for name, v := range vals {
-					req.Params[name] = v.String()
-				}
+			if req.Params = t.match.match(target); req.Params != nil {
 				h, mime = t.handler, t.MIMEType
 				break
 			}
 		}
 	}
 	if h == nil {
-		return nil, &Error{Code: CodeInvalidParams, Message: "Unknown resource: " + uri, Data: uriData{uri}}
+		return nil, errUnknownResource.error(uri)
 	}
 	text, perr := s.runResource(ctx, h, req)
 	if perr != nil {
@@ -189,21 +185,13 @@ func (s *Server) readResource(ctx context.Context, r *request) (any, *Error) {
 	}, nil
 }
 
-// uriData is the data of every resource error.
-type uriData struct {
-	URI string `json:"uri"`
-}
-
 // runResource runs a resource handler and maps its error or panic. An
 // internal error carries the failure as its cause, for the one log line
 // that reports it.
 func (s *Server) runResource(ctx context.Context, h ResourceHandler, req *ResourceRequest) (text string, perr *Error) {
-	internal := func(cause error) *Error {
-		return &Error{Code: CodeInternalError, Message: StandardMessage(CodeInternalError), Data: uriData{req.URI}, cause: cause}
-	}
 	defer func() {
 		if v := recover(); v != nil {
-			text, perr = "", internal(&PanicError{Value: v, Stack: debug.Stack()})
+			text, perr = "", errResourceFailed.withCause(&PanicError{Value: v, Stack: debug.Stack()}, req.URI)
 		}
 	}()
 	text, err := h(ctx, req)
@@ -215,9 +203,9 @@ func (s *Server) runResource(ctx context.Context, h ResourceHandler, req *Resour
 	case errors.As(err, &perr):
 		return "", perr
 	case errors.As(err, &nf):
-		return "", &Error{Code: CodeInvalidParams, Message: nf.Message, Data: uriData{req.URI}}
+		return "", errResourceNotFound.error(nf.Message, req.URI)
 	}
-	return "", internal(err)
+	return "", errResourceFailed.withCause(err, req.URI)
 }
 
 // escapeNonASCII percent-encodes the bytes of s outside ASCII, turning an IRI

@@ -10,8 +10,7 @@ import (
 
 // scanMessage decodes a line the way unmarshal does, without reflection,
 // when the line is plain: valid JSON (and valid UTF-8), fields given once
-// and named exactly as message's (other names, unrelated to them, are
-// skipped), field values that are not null, and strings without escapes.
+// (other names are skipped), field values that are not null, and strings without escapes.
 // It reports false for anything else, which unmarshal then decodes. On a
 // tools/call line it takes about two thirds of unmarshal's time, with 3
 // allocations instead of 9 (BenchmarkDecode), and a process's first
@@ -47,9 +46,10 @@ func scanMessage(line []byte) (*message, bool) {
 // valid UTF-8) whose strings have no escapes and whose numbers fit a
 // float64. It reports false for anything else. On chapter 01's arguments
 // it takes about 70% of encoding/json's time, with half the allocations
-// (BenchmarkScanValue).
-func scanValue(data []byte) (any, bool) {
-	if !jsontext.Value(data).IsValid(allowDuplicateNames) {
+// (BenchmarkScanValue). valid says data is known to be valid JSON in
+// valid UTF-8, which it then does not check again.
+func scanValue(data []byte, valid bool) (any, bool) {
+	if !valid && !jsontext.Value(data).IsValid(allowDuplicateNames) {
 		return nil, false
 	}
 	s := &scanner{data: data, text: string(data)}
@@ -125,6 +125,7 @@ func (s *scanner) params() (*params, bool) {
 			p.Name, ok = s.stringPtr()
 		case 3:
 			p.Arguments, ok = s.raw()
+			p.validArguments = ok
 		case 4:
 			p.URI, ok = s.stringPtr()
 		case 5:
@@ -180,9 +181,9 @@ func (s *scanner) peek() byte {
 }
 
 // object reads an object whose members named in names it hands to field by
-// index, and whose other members it skips. It reports false for anything
-// but an object, a name given twice, a name that differs from one in names
-// only in case (which encoding/json would match), or a false from field.
+// index, and whose other members (names differing only in case included)
+// it skips. It reports false for anything but an object, a name given
+// twice, or a false from field.
 func (s *scanner) object(names []string, field func(int) bool) bool {
 	var seen uint
 	return s.members(func(start, end int) bool {
@@ -191,7 +192,7 @@ func (s *scanner) object(names []string, field func(int) bool) bool {
 		case i >= 0 && seen&(1<<i) == 0:
 			seen |= 1 << i
 			return field(i)
-		case i >= 0 || slices.ContainsFunc(names, func(n string) bool { return bytes.EqualFold([]byte(n), name) }):
+		case i >= 0:
 			return false
 		}
 		s.raw()

@@ -7,7 +7,8 @@ import (
 )
 
 // scanCases add to unmarshalCases lines that scanMessage must read, or
-// leave to unmarshal, exactly as encoding/json would.
+// leave to unmarshal, exactly as encoding/json would, names matched
+// exactly (see exactJSON).
 var scanCases = []string{
 	`{"jsonrpc":"2.0","id":"a\"b","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"x":[1,"]}"]},"clientInfo":{"name":"c","version":"1"}}}`,
 	` { "jsonrpc" : "2.0" , "id" : -1.5e3 , "method" : "tools/call" , "params" : { "name" : "t" , "arguments" : { } } } `,
@@ -49,9 +50,15 @@ func checkScan(t *testing.T, data []byte) bool {
 		return false
 	}
 	var want message
-	if err := json.Unmarshal(data, &want); err != nil {
+	if err := json.Unmarshal(exactJSON(data), &want); err != nil {
 		t.Errorf("scanMessage(%s) read a line encoding/json rejects: %v", data, err)
 		return true
+	}
+	if p := got.Params; p != nil {
+		if p.validArguments != (p.Arguments != nil) {
+			t.Errorf("scanMessage(%s): validArguments %v for arguments %s", data, p.validArguments, p.Arguments)
+		}
+		p.validArguments = false // encoding/json knows nothing of it
 	}
 	if !reflect.DeepEqual(*got, want) {
 		t.Errorf("scanMessage(%s) = %+v; encoding/json gives %+v", data, *got, want)
@@ -100,7 +107,7 @@ func TestScanValueMatchesEncodingJSON(t *testing.T) {
 // whether scanValue read it.
 func checkScanValue(t *testing.T, data []byte) bool {
 	t.Helper()
-	got, ok := scanValue(data)
+	got, ok := scanValue(data, false)
 	if !ok {
 		return false
 	}
@@ -131,7 +138,7 @@ func BenchmarkScanValue(b *testing.B) {
 	b.Run("scanValue", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, ok := scanValue(args); !ok {
+			if _, ok := scanValue(args, false); !ok {
 				b.Fatal("scanValue failed")
 			}
 		}

@@ -17,6 +17,7 @@ type Server struct {
 	infoMeta serverMeta // info, as the _meta of modern results carries it
 	opts     Options
 	log      *slog.Logger
+	logw     *logWriter // the default logger's buffer; nil for Options.Logger
 	tools    []*registeredTool
 	byName   map[string]*registeredTool
 	static   []*registeredResource
@@ -30,7 +31,9 @@ type Options struct {
 	// initialize and server/discover results when not empty.
 	Instructions string
 	// Logger receives one line per tool error, protocol error and recovered
-	// panic. The default writes text lines to stderr.
+	// panic. The default writes text lines to stderr, gathered for a few
+	// milliseconds under load so that they cost fewer system calls (the
+	// server writes them out when it stops serving).
 	Logger *slog.Logger
 	// MaxLineBytes bounds one incoming message on a stream. A longer line is
 	// answered with an invalid-request error and skipped. The default is
@@ -80,7 +83,8 @@ func NewServer(name, version string, opts *Options) *Server {
 	}
 	s.log = s.opts.Logger
 	if s.log == nil {
-		s.log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+		s.logw = newLogWriter(os.Stderr)
+		s.log = slog.New(slog.NewTextHandler(s.logw, nil))
 	}
 	return s
 }
@@ -123,56 +127,48 @@ func (s *Server) classify(ss *session, m *message) (request, *Error) {
 	if meta := r.params.Meta; meta != nil && meta.ProtocolVersion != nil && r.method != "initialize" {
 		v := *meta.ProtocolVersion
 		if v != ModernVersion {
-			return r, unsupportedVersion(v)
+			return r, errUnsupportedVersion.error(SupportedVersions, v)
 		}
 		if meta.ClientCapabilities == nil {
-			return r, newError(CodeInvalidParams, `params._meta is missing "`+metaClientCapabilities+`"`)
+			return r, errNoCapabilities.error()
 		}
 		r.modern = true
 		return r, nil
 	}
 	if ss.legacyVersion() == "" && r.method != "initialize" && r.method != "ping" {
-		return r, newError(CodeInvalidParams, errNoVersion)
+		return r, errNoVersion.error(strings.Join(SupportedVersions, ", "))
 	}
 	return r, nil
 }
-
-// unsupportedVersion is the error answering a protocol version the server
-// does not speak.
-func unsupportedVersion(v string) *Error {
-	return &Error{Code: CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version",
-		Data: versionData{SupportedVersions, v}}
-}
-
-// versionData is the data of an unsupported-version error.
-type versionData struct {
-	Supported []string `json:"supported"`
-	Requested string   `json:"requested"`
-}
-
-// errNoVersion is the detail of the error answering a request that names no
-// protocol version on a connection that has not been initialized.
-var errNoVersion = `no protocol version: send "initialize" first, or put "` +
-	metaProtocolVersion + `" and "` + metaClientCapabilities +
-	`" in params._meta; supported versions: ` + strings.Join(SupportedVersions, ", ")
 
 // handle serves one request and returns its response line, or nil for none:
 // a request that runs a handler gets none once its context is done, since
 // the client cancelled it or has gone. It is safe to call concurrently.
 func (s *Server) handle(ctx context.Context, ss *session, m *message) []byte {
+	line, _ := s.respond(ctx, ss, m)
+	return line
+}
+
+// respond is handle, also returning the error the response carries, if
+// any, whose row gives an HTTP response its status.
+func (s *Server) respond(ctx context.Context, ss *session, m *message) ([]byte, *Error) {
 	r, perr := s.classify(ss, m)
-	if perr != nil {
-		return s.failRequest(ctx, &r, perr)
+	if perr == nil {
+		var result any
+		result, perr = s.dispatch(ctx, ss, &r)
+		if ctx.Err() != nil && isHandlerMethod(r.method) {
+			s.cancelled(ctx, &r)
+			return nil, nil
+		}
+		if perr == nil {
+			line, err := encodeResponse(m.ID, resultMember, result)
+			if err == nil {
+				return line, nil
+			}
+			perr = errResultUnencodable.withCause(err)
+		}
 	}
-	result, perr := s.dispatch(ctx, ss, &r)
-	if ctx.Err() != nil && isHandlerMethod(r.method) {
-		s.cancelled(ctx, &r)
-		return nil
-	}
-	if perr != nil {
-		return s.failRequest(ctx, &r, perr)
-	}
-	return encodeResult(m.ID, result)
+	return s.failRequest(ctx, &r, perr), perr
 }
 
 // fail logs a protocol error that answers no decoded request, or a request
@@ -181,17 +177,29 @@ func (s *Server) fail(id json.RawMessage, method string, e *Error) []byte {
 	return s.failRequest(context.Background(), &request{id: id, method: method, params: noParams}, e)
 }
 
-// failRequest logs the protocol error answering r, passes it to
-// Options.OnError, and returns its response line.
+// failRequest logs the protocol error answering r, at the level of its row
+// in errorTable, passes it to Options.OnError, and returns its response
+// line. An error the server made is flushed to the log at once, since the
+// process may be about to end.
 func (s *Server) failRequest(ctx context.Context, r *request, e *Error) []byte {
-	method := r.method
-	switch {
-	case e.cause != nil:
-		s.log.Error("protocol error", "method", method, "code", e.Code, "message", e.Message, "data", jsonValue{e.Data}, "cause", e.cause)
-	case e.Data == nil:
-		s.log.Warn("protocol error", "method", method, "code", e.Code, "message", e.Message)
+	level := e.kind.row().level
+	attrs := [5]slog.Attr{slog.String("method", r.method), slog.Int("code", e.Code), slog.String("message", e.Message)}
+	n := 3
+	switch d := e.Data.(type) {
+	case nil:
+	case string:
+		attrs[n], n = slog.String("data", d), n+1
+	case json.RawMessage:
+		attrs[n], n = slog.String("data", string(d)), n+1
 	default:
-		s.log.Warn("protocol error", "method", method, "code", e.Code, "message", e.Message, "data", jsonValue{e.Data})
+		attrs[n], n = slog.Any("data", jsonValue{d}), n+1
+	}
+	if e.cause != nil {
+		attrs[n], n = slog.Any("cause", e.cause), n+1
+	}
+	s.log.LogAttrs(ctx, level, "protocol error", attrs[:n]...)
+	if level >= slog.LevelError {
+		s.flushLog()
 	}
 	s.observe(ctx, r, ErrorEvent{Err: e.failure(), ProtocolError: e})
 	return encodeError(r.id, e)
@@ -245,7 +253,7 @@ func (s *Server) dispatch(ctx context.Context, ss *session, r *request) (any, *E
 			return s.readResource(ctx, r)
 		}
 	}
-	return nil, newError(CodeMethodNotFound, r.method)
+	return nil, errMethodNotFound.error(r.method)
 }
 
 // hasTools reports whether the server offers tools.
@@ -286,7 +294,7 @@ func (s *Server) initialize(ss *session, r *request) (any, *Error) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if ss.version != "" {
-		return nil, newError(CodeInvalidRequest, "the connection is already initialized at "+ss.version)
+		return nil, errAlreadyInitialized.error(ss.version)
 	}
 	ss.version = negotiate(r.params.ProtocolVersion)
 	return &initializeResult{

@@ -6,11 +6,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"sync"
 	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Serve serves one connection: it reads newline-delimited JSON-RPC messages
@@ -26,6 +28,7 @@ import (
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	defer s.flushLog()
 	c := newConn(ctx, s, r, w)
 	go c.read()
 	<-c.readDone
@@ -188,11 +191,13 @@ func (c *conn) readLine() ([]byte, error) {
 		switch {
 		case err == bufio.ErrBufferFull:
 			if len(c.long)+len(chunk) > c.srv.opts.MaxLineBytes {
+				c.long = append(c.long, chunk...)
+				id := c.leadingID(c.long)
+				c.long = c.long[:0]
 				if err := skipLine(c.br); err != nil && err != io.EOF {
 					return nil, err
 				}
-				c.long = c.long[:0]
-				c.tooLong()
+				c.tooLong(id)
 				continue
 			}
 			c.long = append(c.long, chunk...)
@@ -206,22 +211,46 @@ func (c *conn) readLine() ([]byte, error) {
 			c.long = c.long[:0]
 		}
 		if len(bytes.TrimSuffix(line, []byte("\n"))) > c.srv.opts.MaxLineBytes {
-			c.tooLong() // shorter than the buffer, but over the limit
+			c.tooLong(c.leadingID(line)) // shorter than the buffer, but over the limit
 			line = nil
 		}
 		return line, err
 	}
 }
 
-// tooLong answers a line longer than Options.MaxLineBytes.
-func (c *conn) tooLong() {
-	c.write(c.srv.fail(nil, "", newError(CodeInvalidRequest, tooLongDetail(int64(c.srv.opts.MaxLineBytes)))))
+// tooLong answers a line longer than Options.MaxLineBytes, to id (nil for
+// null).
+func (c *conn) tooLong(id json.RawMessage) {
+	c.write(c.srv.fail(id, "", errLineTooLong.error(strconv.Itoa(c.srv.opts.MaxLineBytes))))
 }
 
-// tooLongDetail is the detail of the error answering a message longer
-// than limit bytes, on a stream or over HTTP.
-func tooLongDetail(limit int64) string {
-	return fmt.Sprintf("message longer than the %d-byte limit", limit)
+// leadingID returns the id of the too long line that starts with prefix,
+// when its first Options.MaxLineBytes bytes hold it: a member "id" of the
+// top-level object, valid as an id, after members that are valid JSON.
+// It returns nil otherwise, for a reply to null.
+func (c *conn) leadingID(prefix []byte) json.RawMessage {
+	prefix = prefix[:min(len(prefix), c.srv.opts.MaxLineBytes)]
+	dec := jsontext.NewDecoder(bytes.NewReader(prefix), allowDuplicateNames)
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil
+	}
+	for {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return nil
+		}
+		isID := name.String() == "id"
+		v, err := dec.ReadValue()
+		if err != nil {
+			return nil
+		}
+		if isID {
+			if id := json.RawMessage(v); validID(id) {
+				return bytes.Clone(id)
+			}
+			return nil
+		}
+	}
 }
 
 // skipLine discards input up to and including the next newline.
@@ -307,16 +336,16 @@ func idKey(id json.RawMessage) string {
 // requires batches; elsewhere an array is an invalid request.
 func (c *conn) serveBatch(ctx context.Context, line []byte) {
 	if !batchesAllowed(c.ss.legacyVersion()) {
-		c.write(c.srv.fail(nil, "", newError(CodeInvalidRequest, "batches are not supported at this protocol version")))
+		c.write(c.srv.fail(nil, "", errBatchUnsupported.error()))
 		return
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(line, &items); err != nil {
-		c.write(c.srv.fail(nil, "", newError(CodeParseError, err.Error())))
+		c.write(c.srv.fail(nil, "", errParse.error(err.Error())))
 		return
 	}
 	if len(items) == 0 {
-		c.write(c.srv.fail(nil, "", newError(CodeInvalidRequest, "empty batch")))
+		c.write(c.srv.fail(nil, "", errEmptyBatch.error()))
 		return
 	}
 	var out [][]byte

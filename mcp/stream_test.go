@@ -14,7 +14,7 @@ func TestServeLineTooLong(t *testing.T) {
 		s, logs := newEchoServer(&Options{MaxLineBytes: limit})
 		c := connect(t, s)
 		long := toolCall("1", "echo", `{"text":"`+strings.Repeat("x", size)+`"}`)
-		e := wantError(t, c.call(long), "null", CodeInvalidRequest)
+		e := wantError(t, c.call(long), "1", CodeInvalidRequest)
 		if want := "message longer than the 256-byte limit"; e.Data != want {
 			t.Errorf("%d bytes: data %v, want %q", len(long), e.Data, want)
 		}

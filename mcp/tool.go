@@ -230,37 +230,38 @@ var emptyObject = json.RawMessage("{}")
 func (s *Server) callTool(ctx context.Context, r *request) (any, *Error) {
 	p := r.params
 	if p.Name == nil {
-		return nil, newError(CodeInvalidParams, `"params.name" is missing`)
+		return nil, errNoToolName.error()
 	}
 	t := s.byName[*p.Name]
 	if t == nil {
-		return nil, &Error{Code: CodeInvalidParams, Message: "Unknown tool: " + *p.Name}
+		return nil, errUnknownTool.error(*p.Name)
 	}
 	args := p.Arguments
 	switch {
 	case len(args) == 0 || string(args) == "null":
 		args = emptyObject
 	case args[0] != '{':
-		return nil, newError(CodeInvalidParams, `"params.arguments" must be a JSON object`)
+		return nil, errArgumentsNotObject.error()
 	}
-	res, perr := s.runTool(ctx, r, t, args)
+	res, perr := s.runTool(ctx, r, t, args, p.validArguments)
 	if perr != nil {
 		return nil, perr
 	}
 	return &callToolWire{res, s.meta(r)}, nil
 }
 
-// runTool validates args and runs the tool's handler for r, turning its
-// error or panic into a tool error, or its *Error into a protocol error.
-func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, args json.RawMessage) (res *CallToolResult, perr *Error) {
+// runTool validates args (valid says they are known to be valid JSON) and
+// runs the tool's handler for r, turning its error or panic into a tool
+// error, or its *Error into a protocol error.
+func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, args json.RawMessage, valid bool) (res *CallToolResult, perr *Error) {
 	name := t.name
 	defer func() {
 		if v := recover(); v != nil {
 			res, perr = s.toolPanic(ctx, r, name, &PanicError{Value: v, Stack: debug.Stack()}), nil
 		}
 	}()
-	if msg := t.schema.check(args); msg != "" {
-		return s.toolError(ctx, r, name, &ArgumentsError{msg}), nil
+	if msg := t.schema.check(args, valid); msg != "" {
+		return s.toolError(ctx, r, errInvalidArguments, name, &ArgumentsError{msg}), nil
 	}
 	res, err := t.call(ctx, args)
 	if err == nil {
@@ -269,16 +270,21 @@ func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, arg
 	if errors.As(err, &perr) {
 		return nil, perr
 	}
-	return s.toolError(ctx, r, name, err), nil
+	if _, ok := err.(*ArgumentsError); ok {
+		return s.toolError(ctx, r, errInvalidArguments, name, err), nil
+	}
+	return s.toolError(ctx, r, errToolError, name, err), nil
 }
 
-// toolError logs the tool error err of r, passes it to Options.OnError, and
-// returns the result that reports it. A request whose context is done gets
-// no result (see handle), so nothing is logged for it here.
-func (s *Server) toolError(ctx context.Context, r *request, name string, err error) *CallToolResult {
-	res := toolErrorResult("Error executing tool " + name + ": " + err.Error())
+// toolError logs the tool error err of r, of row k (errToolError or
+// errInvalidArguments), passes it to Options.OnError, and returns the
+// result that reports it. A request whose context is done gets no result
+// (see handle), so nothing is logged for it here.
+func (s *Server) toolError(ctx context.Context, r *request, k errKind, name string, err error) *CallToolResult {
+	msg := err.Error()
+	res := toolErrorResult(k.text(name, msg))
 	if ctx.Err() == nil {
-		s.log.LogAttrs(ctx, slog.LevelInfo, "tool error", slog.String("tool", name), slog.String("error", err.Error()))
+		s.log.LogAttrs(ctx, k.row().level, "tool error", slog.String("tool", name), slog.String("error", msg))
 		s.observe(ctx, r, ErrorEvent{Err: err, ToolResult: res})
 	}
 	return res

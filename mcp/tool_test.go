@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -155,6 +156,35 @@ func TestToolArgumentDoesNotFitGoType(t *testing.T) {
 	if err := json.Unmarshal(r.Result, &res); err != nil || !res.IsError ||
 		!strings.HasPrefix(res.Content[0].Text, "Error executing tool count: /n: ") {
 		t.Errorf("an int8 given 1000: %s, want a tool error naming /n", r.Result)
+	}
+	c.close()
+}
+
+func TestToolResultUnencodable(t *testing.T) {
+	s, logs := newTestServer(nil)
+	AddTool(s, Tool{Name: "nan"}, func(ctx context.Context, _ struct{}) (*CallToolResult, error) {
+		return &CallToolResult{Content: []Content{}, StructuredContent: map[string]float64{"x": math.NaN()}}, nil
+	})
+	c := connect(t, s)
+	line := c.call(toolCall("1", "nan", "{}"))
+	if want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error","data":"the result could not be encoded"}}`; line != want {
+		t.Errorf("an unencodable result: %s, want %s", line, want)
+	}
+	// The cause is withheld from the client and logged, once, as an error.
+	lines := logs.lines()
+	if len(lines) != 1 {
+		t.Fatalf("%d log lines, want 1: %q", len(lines), lines)
+	}
+	var entry struct {
+		Level, Msg, Method, Cause string
+		Code                      int
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &entry); err != nil {
+		t.Fatalf("log line %s: %v", lines[0], err)
+	}
+	if entry.Level != "ERROR" || entry.Msg != "protocol error" || entry.Method != "tools/call" ||
+		entry.Code != CodeInternalError || !strings.Contains(entry.Cause, "NaN") {
+		t.Errorf("log line %s, want an ERROR protocol error for tools/call whose cause names the NaN", lines[0])
 	}
 	c.close()
 }

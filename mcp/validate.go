@@ -107,10 +107,12 @@ func compile(s *jsonschema.Schema) (*schema, bool) {
 	return c, true
 }
 
-// check validates raw JSON arguments. It returns "" when they conform, and
-// otherwise every problem found, separated by "; ".
-func (c *schema) check(raw json.RawMessage) string {
-	v, ok := scanValue(raw)
+// check validates raw JSON arguments; valid says they are known to be
+// valid JSON in valid UTF-8, as in a line scanMessage read, which spares
+// checking that again. It returns "" when they conform, and otherwise
+// every problem found, separated by "; ".
+func (c *schema) check(raw json.RawMessage, valid bool) string {
+	v, ok := scanValue(raw, valid)
 	if !ok {
 		v = nil
 		if err := json.Unmarshal(raw, &v); err != nil {

@@ -52,7 +52,7 @@ func TestSchemaMessages(t *testing.T) {
 		{`{"title":42,"limit":0}`, "/title: expected a string, got the number 42; /limit: must be at least 1, got 0"},
 		{`[]`, "/: expected an object, got an array"},
 	} {
-		if got := c.check([]byte(tt.args)); got != tt.want {
+		if got := c.check([]byte(tt.args), false); got != tt.want {
 			t.Errorf("check(%s)\n got %q\nwant %q", tt.args, got, tt.want)
 		}
 	}
@@ -77,7 +77,7 @@ func TestSchemaInferred(t *testing.T) {
 		`{"title":"Dune","tags":[1]}`:    "/tags/0: expected a string, got the number 1",
 		`{"title":"Dune","tag":"sf"}`:    "/tag: unknown property (expected title, tags)",
 	} {
-		if got := c.check([]byte(args)); got != want {
+		if got := c.check([]byte(args), false); got != want {
 			t.Errorf("check(%s) = %q, want %q", args, got, want)
 		}
 	}
@@ -96,18 +96,18 @@ func TestSchemaFallback(t *testing.T) {
 		t.Fatal("a schema with anyOf was compiled; it should fall back to jsonschema-go")
 	}
 	for _, ok := range []string{`{"id":"a"}`, `{"id":3}`, `{}`} {
-		if got := c.check([]byte(ok)); got != "" {
+		if got := c.check([]byte(ok), false); got != "" {
 			t.Errorf("check(%s) = %q, want no problem", ok, got)
 		}
 	}
-	if got := c.check([]byte(`{"id":true}`)); got == "" {
+	if got := c.check([]byte(`{"id":true}`), false); got == "" {
 		t.Error(`check({"id":true}) found no problem`)
 	}
 }
 
 func TestSchemaEscapesPointers(t *testing.T) {
 	s := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"a/b~c": {Type: "string"}}}
-	if got, want := compileSchema(s).check([]byte(`{"a/b~c":1}`)), "/a~1b~0c: expected a string, got the number 1"; got != want {
+	if got, want := compileSchema(s).check([]byte(`{"a/b~c":1}`), false), "/a~1b~0c: expected a string, got the number 1"; got != want {
 		t.Errorf("check = %q, want %q", got, want)
 	}
 }

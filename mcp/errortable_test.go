@@ -1,0 +1,75 @@
+package mcp
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+)
+
+func TestErrorTableRows(t *testing.T) {
+	for k := range errorTable {
+		row := errKind(k).row()
+		if row.message == "" || row.code == 0 {
+			t.Errorf("kind %d has no row", k)
+		}
+		// A row with a standard code and a text in data (the detail) has
+		// the standard message.
+		if std := StandardMessage(row.code); std != "" && row.data != "" && row.data[0] != '{' && row.message != std {
+			t.Errorf("kind %d: message %q with code %d and data %q, want %q", k, row.message, row.code, row.data, std)
+		}
+		for _, status := range []int{row.legacy, row.modern} {
+			if status != noHTTP && status != byCode && http.StatusText(status) == "" {
+				t.Errorf("kind %d: HTTP status %d", k, status)
+			}
+		}
+	}
+}
+
+func TestErrorFill(t *testing.T) {
+	// One value fills every placeholder of its name, JSON-encoded in an
+	// object, never HTML-escaped.
+	e := errUnknownResource.error(`books://a&b<c>`)
+	b, err := json.Marshal(e.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Message != `Unknown resource: books://a&b<c>` || string(e.Data.(json.RawMessage)) != `{"uri":"books://a&b<c>"}` {
+		t.Errorf("unknown resource: message %q, data %s", e.Message, b)
+	}
+	e = errUnsupportedVersion.error([]string{"x", "y"}, "z")
+	if string(e.Data.(json.RawMessage)) != `{"supported":["x","y"],"requested":"z"}` {
+		t.Errorf("unsupported version: data %s", e.Data)
+	}
+	e = errHeaderMismatch.error("Mcp-Name", "a", "b")
+	if e.Message != `Header mismatch: Mcp-Name header value 'a' does not match body value 'b'` || e.Data != nil {
+		t.Errorf("header mismatch: %q, data %v", e.Message, e.Data)
+	}
+	if got := errToolError.text("t", "<x>"); got != "Error executing tool t: <x>" {
+		t.Errorf("tool error: %q", got)
+	}
+	if got := errToolPanic.text("t"); got != "Error executing tool t" {
+		t.Errorf("tool panic: %q", got)
+	}
+}
+
+func TestErrorHTTPStatus(t *testing.T) {
+	for _, tt := range []struct {
+		e      *Error
+		modern bool
+		want   int
+	}{
+		{nil, true, 200},
+		{errUnknownTool.error("x"), false, 200},
+		{errUnknownTool.error("x"), true, 400},
+		{errMethodNotFound.error("x"), true, 404},
+		{errOrigin.error("x"), false, 403},
+		{&Error{Code: CodeInvalidParams, Message: "m"}, true, 400},
+		{&Error{Code: -32001, Message: "m"}, true, 200},
+		{&Error{Code: CodeInvalidParams, Message: "m"}, false, 200},
+		{errNoVersion.error("x"), false, 500},
+	} {
+		if got := tt.e.httpStatus(tt.modern); got != tt.want {
+			t.Errorf("%v (modern %v): status %d, want %d", tt.e, tt.modern, got, tt.want)
+		}
+	}
+}
