@@ -146,7 +146,7 @@ func TestLiveSiteRebuilds(t *testing.T) {
 	if err := os.CopyFS(filepath.Join(root, "docs"), os.DirFS(".")); err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range []string{"chapters", "cmd", "mcp", "testdata/scripts"} {
+	for _, dir := range []string{"chapters", "cmd", "deploy", "mcp", "testdata/scripts"} {
 		if err := os.CopyFS(filepath.Join(root, dir), os.DirFS(filepath.Join(testRoot, dir))); err != nil {
 			t.Fatal(err)
 		}

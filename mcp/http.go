@@ -66,6 +66,11 @@ type HTTPOptions struct {
 	// request naming it is then answered 404, telling the client to
 	// initialize again. The default is [DefaultSessionIdleTimeout].
 	SessionIdleTimeout time.Duration
+	// SessionIDPrefix starts every legacy-era session id, so that a load
+	// balancer in front of several processes can send the requests of a
+	// session to the process that holds it (deploy/nginx routes on it). It
+	// should be short visible ASCII, such as "b1-".
+	SessionIDPrefix string
 }
 
 // httpHandler is the MCP endpoint over Streamable HTTP.
@@ -130,6 +135,14 @@ func refuse(e *Error) *httpError { return &httpError{err: e} }
 // ServeHTTP checks the peer, answers CORS preflights, and serves POST and
 // DELETE; every refusal is answered with its status and JSON-RPC error.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.TransferEncoding != nil {
+		// RFC 9112 §6.1: a request with both Transfer-Encoding and
+		// Content-Length may be smuggling one request inside another, and
+		// its connection must be closed after the response. net/http has
+		// removed the Content-Length by now, so every chunked request is
+		// treated so; clients send MCP messages whole, with a length.
+		w.Header().Set("Connection", "close")
+	}
 	herr := h.checkPeer(r)
 	switch {
 	case herr != nil:
@@ -295,7 +308,7 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *mes
 // initialize opens a legacy session and answers the initialize request in
 // it. The session is kept only if initialize succeeds.
 func (h *httpHandler) initialize(w http.ResponseWriter, r *http.Request, m *message) *httpError {
-	id, hs := h.sessions.open()
+	id, hs := h.sessions.open(h.opts.SessionIDPrefix)
 	if hs == nil {
 		w.Header().Set("Retry-After", retryAfterSeconds)
 		return refuse(errTooManySessions.error())

@@ -82,10 +82,10 @@ func HTTPAddr(addr string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
-// mainHTTP is [Main] with -http: it serves s over Streamable HTTP at addr
-// until SIGINT or SIGTERM, then shuts down gracefully and returns. It
+// mainHTTP is [Main] with -http: it serves s over Streamable HTTP at addr,
+// with opts, until SIGINT or SIGTERM, then shuts down gracefully and returns. It
 // announces the endpoint's URL on stderr.
-func mainHTTP(s *Server, addr string) {
+func mainHTTP(s *Server, addr string, opts *HTTPOptions) {
 	addr, err := HTTPAddr(addr)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: -http: %v\n", os.Args[0], err)
@@ -100,7 +100,7 @@ func mainHTTP(s *Server, addr string) {
 	fmt.Fprintf(os.Stderr, "%s serves MCP over Streamable HTTP at http://%s%s\n", s.info.Name, ln.Addr(), DefaultHTTPPath)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := s.ServeStreamableHTTP(ctx, ln, nil); err != nil {
+	if err := s.ServeStreamableHTTP(ctx, ln, opts); err != nil {
 		s.log.Error("serving HTTP", "error", err)
 		s.flushLog()
 		os.Exit(1)

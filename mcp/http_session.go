@@ -50,10 +50,10 @@ func newSessionStore(max int, idle time.Duration) *sessionStore {
 	return &sessionStore{max: max, idle: idle, m: make(map[string]*httpSession)}
 }
 
-// open starts a session and returns its id: 26 characters drawn by a
-// cryptographic random generator, all visible ASCII. It returns nil when
-// the store is full of live sessions.
-func (st *sessionStore) open() (string, *httpSession) {
+// open starts a session and returns its id: prefix, then 26 characters
+// drawn by a cryptographic random generator, all visible ASCII. It returns
+// nil when the store is full of live sessions.
+func (st *sessionStore) open(prefix string) (string, *httpSession) {
 	now := time.Now()
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -67,7 +67,7 @@ func (st *sessionStore) open() (string, *httpSession) {
 			return "", nil
 		}
 	}
-	id := rand.Text()
+	id := prefix + rand.Text()
 	hs := &httpSession{lastUsed: now}
 	st.m[id] = hs
 	return id, hs

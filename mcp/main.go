@@ -4,7 +4,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -13,9 +12,11 @@ import (
 )
 
 // Main runs s as a program: it serves MCP on stdin and stdout until stdin
-// ends or the process is interrupted, then exits. With -http ADDR it
-// serves Streamable HTTP instead (see [Server.ServeStreamableHTTP] and
-// [HTTPAddr]). Logs go to stderr; stdout carries protocol messages only.
+// ends or the process gets SIGINT or SIGTERM, then answers the requests
+// still running and returns. With -http ADDR it serves Streamable HTTP
+// instead (see [Server.ServeStreamableHTTP] and [HTTPAddr]), and with
+// -session-prefix starts its legacy session ids with a prefix (see
+// [HTTPOptions.SessionIDPrefix]). Logs go to stderr; stdout carries protocol messages only.
 // When stdin is a terminal it first prints a hint on stderr, since a
 // person, not an MCP client, is typing.
 //
@@ -31,26 +32,32 @@ func Main(s *Server) {
 	}()
 	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: %s [-http ADDR]\n\n%s serves MCP on stdin and stdout, one JSON-RPC message per line,\nor over Streamable HTTP with -http.\n\n", fs.Name(), s.info.Name)
+		fmt.Fprintf(fs.Output(), "usage: %s [-http ADDR [-session-prefix PREFIX]]\n\n%s serves MCP on stdin and stdout, one JSON-RPC message per line,\nor over Streamable HTTP with -http.\n\n", fs.Name(), s.info.Name)
 		fs.PrintDefaults()
 	}
 	httpAddr := fs.String("http", "", "serve MCP over Streamable HTTP at `ADDR` instead of stdio, at the path "+DefaultHTTPPath+`;
 ":8080" listens on 127.0.0.1 only, "0.0.0.0:8080" on every interface`)
+	prefix := fs.String("session-prefix", "", "with -http, start every legacy-era session id with `PREFIX`, so that a load balancer\nin front of several processes can route a session to the one holding it")
 	fs.Parse(os.Args[1:])
 	if *httpAddr != "" {
-		mainHTTP(s, *httpAddr)
+		mainHTTP(s, *httpAddr, &HTTPOptions{SessionIDPrefix: *prefix})
 		return
 	}
 	if fi, err := os.Stdin.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		fmt.Fprintf(os.Stderr, terminalHint, s.info.Name)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// A signal ends the input as its end would: the requests running are
+	// answered, then Main returns. Closing os.Stdin would not do: a read of
+	// a pipe or terminal that stays open blocks even once the file is closed.
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	stop := make(chan struct{})
 	go func() {
-		<-ctx.Done()
-		os.Stdin.Close() // unblocks the read; Serve then returns ctx's error
+		<-signals
+		close(stop)
 	}()
-	if err := s.Serve(ctx, os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
+	if err := s.serve(context.Background(), stop, os.Stdin, os.Stdout); err != nil {
 		s.log.Error("serving stdio", "error", err)
 		s.flushLog()
 		os.Exit(1)

@@ -24,18 +24,33 @@ import (
 //
 // When r ends, Serve waits for the requests still running (at most
 // Options.ShutdownTimeout) and returns nil. It returns early with ctx's
-// error when ctx is done, and with the error of a failed read or write.
+// error when ctx is done, even while a read of r blocks (a read of a pipe
+// or terminal that stays open blocks even once the file is closed), and
+// with the error of a failed read or write.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	return s.serve(ctx, nil, r, w)
+}
+
+// serve is Serve, which also ends when stop is closed, as if r had ended:
+// it starts no more handlers, waits for those running and returns nil,
+// without waiting for a read of r that blocks.
+func (s *Server) serve(ctx context.Context, stop <-chan struct{}, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer s.flushLog()
 	c := newConn(ctx, s, r, w)
 	go c.read()
-	<-c.readDone
-	err := c.readErr
+	var err error
+	select {
+	case <-c.readDone:
+		err = c.readErr
+	case <-stop:
+	case <-ctx.Done():
+	}
 	if ctx.Err() != nil {
 		err = ctx.Err() // a read failing because the input was closed on purpose
 	}
+	c.drain()
 	done := make(chan struct{})
 	go func() { c.wg.Wait(); close(done) }()
 	select {
@@ -76,6 +91,9 @@ type conn struct {
 	werr error
 
 	calls calls // running handlers, by request id
+
+	runMu    sync.Mutex // guards draining and the additions to wg
+	draining bool       // set once Serve waits for wg: no handler starts
 }
 
 // readBufferSize is the size of a connection's read buffer; longer lines
@@ -306,10 +324,12 @@ func isHandlerMethod(method string) bool {
 // the timer was still pending, that is whether the calling goroutine is
 // still the reader.
 func (c *conn) run(ctx context.Context, m *message, handoff *time.Timer) bool {
+	if !c.begin() {
+		return true // read after Serve stopped: not served
+	}
+	defer c.wg.Done()
 	ctx, cancel := context.WithCancel(ctx)
 	key, cl := c.calls.start(m.ID, cancel)
-	c.wg.Add(1)
-	defer c.wg.Done()
 	handoff.Reset(handoffDelay)
 	resp := c.srv.handle(ctx, &c.ss, m)
 	reader := handoff.Stop()
@@ -319,6 +339,24 @@ func (c *conn) run(ctx context.Context, m *message, handoff *time.Timer) bool {
 		c.write(resp)
 	}
 	return reader
+}
+
+// begin counts a handler starting in wg, unless Serve is draining.
+func (c *conn) begin() bool {
+	c.runMu.Lock()
+	defer c.runMu.Unlock()
+	if !c.draining {
+		c.wg.Add(1)
+	}
+	return !c.draining
+}
+
+// drain makes begin refuse the handlers of lines read from now on, so that
+// Serve can wait for wg while a reader may still be running.
+func (c *conn) drain() {
+	c.runMu.Lock()
+	defer c.runMu.Unlock()
+	c.draining = true
 }
 
 // idKey identifies a request id: the same string, or the same number text.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
-	"path"
 	"strconv"
 	"strings"
 	"unicode"
@@ -60,11 +59,6 @@ func (r *resolver) resolve(n *directiveNode) error {
 			return fmt.Errorf("go: want a file and optional names")
 		}
 		html, n.text, err = r.goDecls(args[0], args[1:])
-	case "file":
-		if len(args) != 1 {
-			return fmt.Errorf("file: want one file")
-		}
-		html, n.text, err = r.wholeFile(args[0])
 	case "example":
 		if len(args) != 2 {
 			return fmt.Errorf("example: want a file and an Example function's name")
@@ -75,6 +69,11 @@ func (r *resolver) resolve(n *directiveNode) error {
 			return fmt.Errorf("transcript: want an archive and a case")
 		}
 		html, n.text, err = r.transcript(args[0], args[1])
+	case "file":
+		if len(args) != 2 {
+			return fmt.Errorf("file: want a file and the language to highlight it as")
+		}
+		html, n.text, err = r.file(args[0], args[1])
 	case "message":
 		if len(args) < 2 {
 			return fmt.Errorf(`message: want a package directory and a quoted text`)
@@ -88,17 +87,6 @@ func (r *resolver) resolve(n *directiveNode) error {
 	}
 	n.html = string(html)
 	return nil
-}
-
-// wholeFile includes a file that is not Go, such as a configuration file a
-// test reads, highlighted by its extension.
-func (r *resolver) wholeFile(file string) (template.HTML, string, error) {
-	src, err := r.readFile(file)
-	if err != nil {
-		return "", "", err
-	}
-	code := strings.TrimRight(string(src), "\n")
-	return figure("source", "", sourceCaption(file, ""), r.highlight(strings.TrimPrefix(path.Ext(file), "."), code)), code, nil
 }
 
 // splitArgs splits a directive into words; a word may be a Go-quoted string.

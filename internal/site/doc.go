@@ -29,17 +29,18 @@
 //	:::go chapters/01-tool-errors/main.go getAuthor authorArgs
 //	:::go chapters/01-tool-errors/main.go region:handler
 //	:::go chapters/01-tool-errors/main.go
-//	:::file docs/running/mcp-servers.json
 //	:::example chapters/01-tool-errors/example_test.go ExampleGetAuthor_toolError
 //	:::transcript testdata/scripts/01-tool-errors/modern.txtar unknown-title
 //	:::message mcp "Unknown tool: <name>"
+//	:::file deploy/nginx/mcp.conf nginx
 //
 // go includes declarations by name (Type.Method for a method, (Name) for the
 // whole const, var or type group that declares Name), a region
 // between "// region: name" and "// endregion" comments, or the whole file;
 // declarations that are not next to each other in the file are joined by a
-// "// ..." line. file includes a whole file that is not Go, such as a
-// configuration a test reads.
+// "// ..." line.
+// file includes a whole file that is not Go, highlighted as the language
+// named (one chroma knows), such as a configuration a test runs.
 // example includes an Example function's body and its checked output.
 // transcript includes one case of a testscript archive: the requests in
 // req/<case>.jsonl and the replies pinned in want/<case>.jsonl, which the

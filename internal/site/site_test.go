@@ -88,6 +88,7 @@ func TestIncludes(t *testing.T) {
 		{":::go chapters/01-demo/main.go", []string{"Package main is a demo chapter", "append"}, nil},
 		{":::example chapters/01-demo/example_test.go Example_full", []string{"Dune", "the shelf is full", `class="output"`}, []string{"Output:", "// &lt;nil&gt;"}},
 		{":::transcript testdata/scripts/01-demo/demo.txtar ok", []string{`id="t01-demo-ok"`, "notifications/initialized", `class="noreply"`, "cmp stdout want/ok.jsonl"}, []string{"run-button", "run-note"}},
+		{":::file deploy/shelf.conf nginx", []string{"deploy/shelf.conf", "upstream", "shelves"}, nil},
 		{`:::message msgs "msgs: the shelf is full"`, []string{"msgs: the shelf is full"}, nil},
 		{`:::message msgs "<n> books, at most <max>"`, []string{"&lt;n&gt; books, at most &lt;max&gt;"}, nil},
 	}
@@ -178,6 +179,8 @@ func TestBuildFails(t *testing.T) {
 	}{
 		{"unknown directive", []testPage{en("index", ":::paste something\n")}, `unknown directive "paste"`},
 		{"missing file", []testPage{en("index", ":::go chapters/nope.go x\n")}, "chapters/nope.go"},
+		{"missing included file", []testPage{en("index", ":::file deploy/nope.conf nginx\n")}, "deploy/nope.conf"},
+		{"file without language", []testPage{en("index", ":::file deploy/shelf.conf\n")}, "want a file and the language"},
 		{"missing declaration", []testPage{en("index", ":::go chapters/01-demo/main.go remove\n")}, "no declaration named remove"},
 		{"missing region", []testPage{en("index", ":::go chapters/01-demo/main.go region:empty\n")}, "no region empty"},
 		{"missing example", []testPage{en("index", ":::example chapters/01-demo/example_test.go Example_gone\n")}, "no example function Example_gone"},

@@ -22,8 +22,12 @@ import (
 const DefaultCloseTimeout = 5 * time.Second
 
 // exitGrace is how long the reader waits, once the server's output ends,
-// for the process to exit so that the error can give its exit status.
-const exitGrace = 100 * time.Millisecond
+// for the process to exit so that the error can give its exit status. A
+// server that dies closes its output a moment before it has exited; on a
+// loaded machine that moment has been seen to pass 100 ms, so the bound is
+// generous: only a server that closes its output and stays alive waits it
+// out.
+const exitGrace = 2 * time.Second
 
 // Command returns a transport to the server cmd runs, speaking one
 // JSON-RPC message per line on its stdin and stdout. cmd must not have been
