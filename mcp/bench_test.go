@@ -80,42 +80,26 @@ func benchRead(uri string, modern bool) []byte {
 	return []byte(`{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{` + meta + `"uri":"` + uri + `"}}`)
 }
 
-// legacySession returns a session initialized at 2025-11-25 by a real
-// initialize request.
-func legacySession(b *testing.B, s *Server) *session {
-	ss := new(session)
-	m, derr := decode([]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}`))
-	if derr != nil {
-		b.Fatal(derr.err)
-	}
-	if resp := s.handle(context.Background(), ss, m); !bytes.Contains(resp, []byte(`"result"`)) {
-		b.Fatalf("initialize failed: %s", resp)
-	}
-	return ss
-}
-
-// benchLine times line to response, as the stream loop serves a request
-// line (without the goroutine it runs a handler in; BenchmarkServeLine
-// includes that), and checks once that the response contains want.
+// benchLine times line to response through a Session, as InProcess serves
+// a request and as the stream loop does (without the goroutine it runs a
+// handler in; BenchmarkServeLine includes that), and checks once that the
+// response contains want. A legacy session is first initialized at
+// 2025-11-25 by a real initialize request.
 func benchLine(b *testing.B, s *Server, modern bool, line []byte, want string) {
-	ss := new(session)
-	if !modern {
-		ss = legacySession(b, s)
-	}
 	ctx := context.Background()
-	serve := func() []byte {
-		m, derr := decode(line)
-		if derr != nil {
-			b.Fatal(derr.err)
+	session := s.NewSession()
+	if !modern {
+		resp := session.Handle(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}`))
+		if !bytes.Contains(resp, []byte(`"result"`)) {
+			b.Fatalf("initialize failed: %s", resp)
 		}
-		return s.handle(ctx, ss, m)
 	}
-	if resp := serve(); !bytes.Contains(resp, []byte(want)) {
+	if resp := session.Handle(ctx, line); !bytes.Contains(resp, []byte(want)) {
 		b.Fatalf("response\n%s\ndoes not contain\n%s", resp, want)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		serve()
+		session.Handle(ctx, line)
 	}
 }
 

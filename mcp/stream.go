@@ -248,7 +248,7 @@ func (c *conn) tooLong(id json.RawMessage) {
 // It returns nil otherwise, for a reply to null.
 func (c *conn) leadingID(prefix []byte) json.RawMessage {
 	prefix = prefix[:min(len(prefix), c.srv.opts.MaxLineBytes)]
-	dec := jsontext.NewDecoder(bytes.NewReader(prefix), allowDuplicateNames)
+	dec := jsontext.NewDecoder(bytes.NewReader(prefix), jsontext.AllowDuplicateNames(true))
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
 		return nil
 	}

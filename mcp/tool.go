@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpbookshop/guide/mcp/internal/schema"
 )
 
 // Tool describes a tool to the client.
@@ -69,7 +70,7 @@ type ToolInfo struct {
 type registeredTool struct {
 	name   string
 	wire   func() *ToolInfo // the tool as tools/list sends it, made on first use
-	schema *schema          // validates arguments before call runs
+	schema *schema.Checker  // validates arguments before call runs
 	call   func(ctx context.Context, args json.RawMessage) (*CallToolResult, error)
 }
 
@@ -126,7 +127,7 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 			out = nil
 		}
 	}
-	rt := &registeredTool{name: t.Name, schema: compileSchema(in)}
+	rt := &registeredTool{name: t.Name, schema: schema.Compile(in)}
 	// The first marshalling of a schema costs about half a millisecond
 	// (encoding/json building its encoders for jsonschema.Schema): the
 	// first tools/list pays it, not every program's startup.
@@ -243,24 +244,23 @@ func (s *Server) callTool(ctx context.Context, r *request) (any, *Error) {
 	case args[0] != '{':
 		return nil, errArgumentsNotObject.error()
 	}
-	res, perr := s.runTool(ctx, r, t, args, p.validArguments)
+	res, perr := s.runTool(ctx, r, t, args)
 	if perr != nil {
 		return nil, perr
 	}
 	return &callToolWire{res, s.meta(r)}, nil
 }
 
-// runTool validates args (valid says they are known to be valid JSON) and
-// runs the tool's handler for r, turning its error or panic into a tool
+// runTool validates args and runs the tool's handler for r, turning its error or panic into a tool
 // error, or its *Error into a protocol error.
-func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, args json.RawMessage, valid bool) (res *CallToolResult, perr *Error) {
+func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, args json.RawMessage) (res *CallToolResult, perr *Error) {
 	name := t.name
 	defer func() {
 		if v := recover(); v != nil {
 			res, perr = s.toolPanic(ctx, r, name, &PanicError{Value: v, Stack: debug.Stack()}), nil
 		}
 	}()
-	if msg := t.schema.check(args, valid); msg != "" {
+	if msg := t.schema.Check(args); msg != "" {
 		return s.toolError(ctx, r, errInvalidArguments, name, &ArgumentsError{msg}), nil
 	}
 	res, err := t.call(ctx, args)

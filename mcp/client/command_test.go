@@ -1,9 +1,12 @@
 package client
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -105,5 +108,25 @@ func TestClientCloseKills(t *testing.T) {
 	}
 	if d := time.Since(start); d < timeout || d > clientLongWait {
 		t.Errorf("Close took %v, want the close timeout, %v", d, timeout)
+	}
+}
+
+// TestCommandAnswersServerRequests: a request from the server is answered,
+// ping with its empty result and anything else with method not found, since
+// the client offers no features.
+func TestCommandAnswersServerRequests(t *testing.T) {
+	tr := Command(exec.Command("unused")).(*command)
+	r, w := io.Pipe()
+	tr.stdin = w
+	lines := bufio.NewReader(r)
+	for method, want := range map[string]string{
+		"ping":                   `{"jsonrpc":"2.0","id":"s1","result":{}}`,
+		"sampling/createMessage": `{"jsonrpc":"2.0","id":"s1","error":{"code":-32601,"message":"Method not found","data":"sampling/createMessage"}}`,
+	} {
+		tr.answer(json.RawMessage(`"s1"`), method)
+		line, err := lines.ReadString('\n')
+		if err != nil || line != want+"\n" {
+			t.Errorf("%s: answered %q, %v; want %s", method, line, err, want)
+		}
 	}
 }

@@ -1,11 +1,14 @@
-package mcp
+// Package schema checks a tool's arguments against the input schema that
+// jsonschema.For inferred from the tool's Go argument type, and says what is
+// wrong in plain words, naming each failing field by JSON pointer: what the
+// model reads in the tool error when its arguments do not fit.
+package schema
 
 import (
 	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,116 +17,76 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// schema is an input schema compiled once, at registration, into a checker
-// whose messages name each failing field by JSON pointer in plain words.
-// It covers the keywords schema inference produces and the common
-// constraints; a schema using any other keyword is checked by
-// jsonschema-go's validator instead (see fallback).
-type schema struct {
+// Checker is an input schema compiled once, at registration. It covers
+// every keyword that jsonschema.For infers from a Go type (the only schemas
+// a tool has): types, properties, required, additionalProperties, items,
+// and the bounds of sized integers and of arrays.
+type Checker struct {
 	types    []string // allowed JSON types; empty allows any
-	props    map[string]*schema
+	props    map[string]*Checker
 	order    []string // property order, for stable messages
 	required []string
-	closed   bool    // additionalProperties: false
-	extra    *schema // additionalProperties schema
-	items    *schema
-	enum     []any
+	closed   bool     // additionalProperties: false
+	extra    *Checker // additionalProperties schema
+	items    *Checker
 
-	minimum, maximum, exclusiveMinimum, exclusiveMaximum *float64
-
-	minLength, maxLength, minItems, maxItems *int
-	pattern                                  *regexp.Regexp
-
-	fallback *jsonschema.Resolved // set on the root when a keyword is not covered
+	minimum, maximum   *float64
+	minItems, maxItems *int
 }
 
 // falseSchema is how jsonschema-go spells the schema false.
 var falseSchema = &jsonschema.Schema{Not: &jsonschema.Schema{}}
 
-// compileSchema compiles s. It panics if s cannot be resolved, which for an
-// inferred schema is a programming error.
-func compileSchema(s *jsonschema.Schema) *schema {
-	if c, ok := compile(s); ok {
-		return c
-	}
-	r, err := s.Resolve(nil)
-	if err != nil {
-		panic(fmt.Sprintf("mcp: cannot resolve schema: %v", err))
-	}
-	return &schema{fallback: r}
-}
+// covered are the fields of jsonschema.Schema that the checker reads, or
+// that do not constrain a value.
+var covered = []string{"Type", "Types", "Properties", "PropertyOrder", "Required",
+	"AdditionalProperties", "Items", "Minimum", "Maximum", "MinItems", "MaxItems", "Description"}
 
-// compile returns the checker for s, or false if s uses a keyword it does not
-// cover.
-func compile(s *jsonschema.Schema) (*schema, bool) {
+// Compile compiles s. It panics if s uses a keyword the checker does not
+// cover, which only a jsonschema-go inferring more than it does today could
+// cause: a programming error, found at startup.
+func Compile(s *jsonschema.Schema) *Checker {
 	if s == nil {
-		return nil, true
+		return nil
 	}
-	if s.Ref != "" || s.DynamicRef != "" || s.AllOf != nil || s.AnyOf != nil || s.OneOf != nil ||
-		s.Not != nil || s.If != nil || s.Const != nil || s.MultipleOf != nil || s.PatternProperties != nil ||
-		s.DependentRequired != nil || s.DependentSchemas != nil || s.PrefixItems != nil || s.ItemsArray != nil ||
-		s.Contains != nil || s.UniqueItems || s.PropertyNames != nil || s.UnevaluatedItems != nil ||
-		s.UnevaluatedProperties != nil || s.MinProperties != nil || s.MaxProperties != nil || s.AdditionalItems != nil {
-		return nil, false
+	v := reflect.ValueOf(s).Elem()
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		if f.IsExported() && !v.Field(i).IsZero() && !slices.Contains(covered, f.Name) {
+			panic("mcp: an input schema uses " + f.Name + ", which the argument checker does not cover")
+		}
 	}
-	c := &schema{
-		types: s.Types, required: s.Required, enum: s.Enum,
-		minimum: s.Minimum, maximum: s.Maximum, exclusiveMinimum: s.ExclusiveMinimum, exclusiveMaximum: s.ExclusiveMaximum,
-		minLength: s.MinLength, maxLength: s.MaxLength, minItems: s.MinItems, maxItems: s.MaxItems,
+	c := &Checker{
+		types: s.Types, required: s.Required, items: Compile(s.Items),
+		minimum: s.Minimum, maximum: s.Maximum, minItems: s.MinItems, maxItems: s.MaxItems,
 	}
 	if s.Type != "" {
 		c.types = []string{s.Type}
 	}
-	if s.Pattern != "" {
-		re, err := regexp.Compile(s.Pattern)
-		if err != nil {
-			return nil, false
-		}
-		c.pattern = re
-	}
-	var ok bool
-	if c.items, ok = compile(s.Items); !ok {
-		return nil, false
-	}
-	if a := s.AdditionalProperties; a != nil {
-		if reflect.DeepEqual(a, falseSchema) {
-			c.closed = true
-		} else if c.extra, ok = compile(a); !ok {
-			return nil, false
-		}
+	if a := s.AdditionalProperties; reflect.DeepEqual(a, falseSchema) {
+		c.closed = true
+	} else {
+		c.extra = Compile(a)
 	}
 	if len(s.Properties) > 0 {
-		c.props = make(map[string]*schema, len(s.Properties))
+		c.props = make(map[string]*Checker, len(s.Properties))
 		c.order = s.PropertyOrder
 		for name, p := range s.Properties {
-			if c.props[name], ok = compile(p); !ok {
-				return nil, false
-			}
+			c.props[name] = Compile(p)
 			if !slices.Contains(c.order, name) {
 				c.order = append(c.order, name)
 			}
 		}
 	}
-	return c, true
+	return c
 }
 
-// check validates raw JSON arguments; valid says they are known to be
-// valid JSON in valid UTF-8, as in a line scanMessage read, which spares
-// checking that again. It returns "" when they conform, and otherwise
-// every problem found, separated by "; ".
-func (c *schema) check(raw json.RawMessage, valid bool) string {
-	v, ok := scanValue(raw, valid)
-	if !ok {
-		v = nil
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return "arguments are not valid JSON: " + err.Error()
-		}
-	}
-	if c.fallback != nil {
-		if err := c.fallback.Validate(v); err != nil {
-			return err.Error()
-		}
-		return ""
+// Check validates raw JSON arguments. It returns "" when they conform, and
+// otherwise every problem found, separated by "; ".
+func (c *Checker) Check(raw json.RawMessage) string {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return "arguments are not valid JSON: " + err.Error()
 	}
 	var problems []string
 	c.walk(pointer{}, v, &problems)
@@ -155,7 +118,7 @@ func (p pointer) at() string {
 }
 
 // walk appends to problems what is wrong with v at pointer p.
-func (c *schema) walk(p pointer, v any, problems *[]string) {
+func (c *Checker) walk(p pointer, v any, problems *[]string) {
 	if c == nil {
 		return
 	}
@@ -166,24 +129,9 @@ func (c *schema) walk(p pointer, v any, problems *[]string) {
 		fail("expected %s, got %s", typeNames(c.types), describe(v))
 		return
 	}
-	if c.enum != nil && !slices.ContainsFunc(c.enum, func(e any) bool { return equalJSON(e, v) }) {
-		fail("must be one of %s", listValues(c.enum))
-		return
-	}
 	switch v := v.(type) {
 	case float64:
 		c.walkNumber(p, v, problems)
-	case string:
-		n := utf8.RuneCountInString(v)
-		if c.minLength != nil && n < *c.minLength {
-			fail("must be at least %s long, got %d", count(*c.minLength, "character"), n)
-		}
-		if c.maxLength != nil && n > *c.maxLength {
-			fail("must be at most %s long, got %d", count(*c.maxLength, "character"), n)
-		}
-		if c.pattern != nil && !c.pattern.MatchString(v) {
-			fail("must match the pattern %s", c.pattern)
-		}
 	case []any:
 		if c.minItems != nil && len(v) < *c.minItems {
 			fail("must have at least %s, got %d", count(*c.minItems, "item"), len(v))
@@ -203,28 +151,22 @@ func (c *schema) walk(p pointer, v any, problems *[]string) {
 // walkNumber appends to problems what is wrong with the number v at p.
 // It formats v only for a message, and takes no callback: a func value
 // passed in would be allocated on every call, valid or not.
-func (c *schema) walkNumber(p pointer, v float64, problems *[]string) {
+func (c *Checker) walkNumber(p pointer, v float64, problems *[]string) {
 	fail := func(format string, bound float64) {
 		*problems = append(*problems, p.at()+": "+fmt.Sprintf(format, bound, strconv.FormatFloat(v, 'g', -1, 64)))
 	}
-	switch {
-	case c.minimum != nil && v < *c.minimum:
+	if c.minimum != nil && v < *c.minimum {
 		fail("must be at least %g, got %s", *c.minimum)
-	case c.exclusiveMinimum != nil && v <= *c.exclusiveMinimum:
-		fail("must be greater than %g, got %s", *c.exclusiveMinimum)
 	}
-	switch {
-	case c.maximum != nil && v > *c.maximum:
+	if c.maximum != nil && v > *c.maximum {
 		fail("must be at most %g, got %s", *c.maximum)
-	case c.exclusiveMaximum != nil && v >= *c.exclusiveMaximum:
-		fail("must be less than %g, got %s", *c.exclusiveMaximum)
 	}
 }
 
 // walkObject appends to problems what is wrong with the object v at the
 // pointer ptr: missing required properties, its properties' own problems,
 // and unknown properties, sorted by name.
-func (c *schema) walkObject(ptr string, v map[string]any, problems *[]string) {
+func (c *Checker) walkObject(ptr string, v map[string]any, problems *[]string) {
 	for _, name := range c.required {
 		if _, ok := v[name]; !ok {
 			*problems = append(*problems, ptr+"/"+escapePointer(name)+": required, but missing")
@@ -308,29 +250,20 @@ func describe(v any) string {
 	return "an object"
 }
 
-// listValues lists JSON values as their JSON text, separated by commas.
-func listValues(vs []any) string {
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		b, _ := json.Marshal(v)
-		parts[i] = string(b)
-	}
-	return strings.Join(parts, ", ")
-}
-
-// equalJSON compares two decoded JSON values.
-func equalJSON(a, b any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return string(x) == string(y)
-}
-
 // escapePointer escapes a property name as a JSON pointer token.
 func escapePointer(s string) string {
 	if !strings.ContainsAny(s, "~/") {
 		return s
 	}
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// article puts "a" or "an" before a JSON type name.
+func article(typ string) string {
+	if strings.ContainsRune("aeiou", rune(typ[0])) {
+		return "an " + typ
+	}
+	return "a " + typ
 }
 
 // count says n of a noun: "1 item", "3 items".
