@@ -30,9 +30,9 @@ import (
 var screenshots = flag.String("screenshots", "", "write the browser test's screenshots into this `folder`")
 
 // The browser test's limits: the whole test, and one wait in a page (the
-// first Run builds a chapter).
+// first Run of a chapter loads its module).
 const (
-	browserTimeout = 3 * time.Minute
+	browserTimeout = 5 * time.Minute
 	waitTimeout    = time.Minute
 	pollInterval   = 50 * time.Millisecond
 )
@@ -116,7 +116,10 @@ func (c *console) check(t *testing.T, what string) {
 	c.errs = nil
 }
 
-// TestBrowser drives headless Chromium through the served guide.
+// TestBrowser drives headless Chromium through the guide: the served site
+// (with a test language), and the static build opened from file:// and from
+// a plain static file server, whose Run buttons the chapters answer from
+// inside the page.
 func TestBrowser(t *testing.T) {
 	exe := findChromium()
 	if exe == "" {
@@ -129,16 +132,31 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := config(root, true)
+	modules, err := testBrowser()
+	if err != nil {
+		t.Fatalf("compiling the chapters for the browser: %v", err)
+	}
+	cfg := config(root, modules)
 	cfg.Docs = docsWithTestLanguage(t)
 	s, err := site.Build(cfg)
 	if err != nil {
 		t.Fatalf("the guide does not build:\n%v", err)
 	}
-	runner := &site.Runner{Dir: root}
-	defer runner.Close()
-	srv := httptest.NewServer(site.Handler(s, runner))
+	srv := httptest.NewServer(site.Handler(s))
 	defer srv.Close()
+	// The static build, as go run ./docs build writes it, from file:// and
+	// from a static file server that knows nothing of the guide.
+	static := testSite(t)
+	dir := t.TempDir()
+	if err := static.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	fileSrv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer fileSrv.Close()
+	hosts := []struct{ name, base string }{
+		{"file", "file://" + filepath.ToSlash(dir) + "/"},
+		{"static server", fileSrv.URL + "/"},
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), browserTimeout)
 	defer cancel()
@@ -154,14 +172,25 @@ func TestBrowser(t *testing.T) {
 	defer cancel()
 	ctx, cancel = chromedp.NewContext(ctx)
 	defer cancel()
+	// Start the browser first, and stop at once if it does not start. A
+	// chromedp context whose browser failed to start must not be used
+	// again: chromedp v0.23.0 then starts a second browser on the same
+	// context, and when both have exited it closes the context's
+	// "allocated" channel twice (panic: close of closed channel, in
+	// ExecAllocator.Allocate). The test used to start the browser from
+	// chromedp.Console, which yields that error to a goroutine that dropped
+	// it, so a slow start on a busy machine panicked the next call.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("starting %s: %v", exe, err)
+	}
 	var con console
 	con.watch(ctx)
 
-	// visit opens a page of the site and waits for its body.
-	visit := func(t *testing.T, page string) {
+	// visit opens a page and waits for its body.
+	visit := func(t *testing.T, url string) {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+page), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
-			t.Fatalf("%s: %v", page, err)
+		if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
+			t.Fatalf("%s: %v", url, err)
 		}
 	}
 	// eval evaluates expr in the page, awaiting a promise, into v.
@@ -190,6 +219,12 @@ func TestBrowser(t *testing.T) {
 			time.Sleep(pollInterval)
 		}
 	}
+	viewport := func(t *testing.T, width, height int64, opts ...chromedp.EmulateViewportOption) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height, opts...)); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	t.Run("pages", func(t *testing.T) {
 		var pages []string
@@ -201,7 +236,7 @@ func TestBrowser(t *testing.T) {
 		slices.Sort(pages)
 		links := make(map[string]bool)
 		for _, page := range pages {
-			visit(t, page)
+			visit(t, srv.URL+"/"+page)
 			var broken []string
 			eval(t, `[...document.images].filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)`, &broken)
 			if len(broken) > 0 {
@@ -220,6 +255,11 @@ func TestBrowser(t *testing.T) {
 			}
 			if lang != want {
 				t.Errorf("%s: lang=%q, want %q", page, lang, want)
+			}
+			var loaded []string
+			eval(t, `performance.getEntriesByType("resource").map(e => e.name).filter(n => n.includes("/assets/run/"))`, &loaded)
+			if len(loaded) > 0 {
+				t.Errorf("%s loads the chapters' modules before any Run: %v", page, loaded)
 			}
 			con.check(t, page)
 		}
@@ -246,7 +286,7 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("search", func(t *testing.T) {
-		visit(t, "index.html")
+		visit(t, srv.URL+"/index.html")
 		if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#search-input"), "isError"),
 			chromedp.WaitVisible(chromedp.CSS("#search-results a"))); err != nil {
 			t.Fatal(err)
@@ -265,32 +305,8 @@ func TestBrowser(t *testing.T) {
 		t.Logf("search for isError: %d results, the first: %s", len(hits), strings.Join(strings.Fields(hits[0]), " "))
 	})
 
-	t.Run("static site from file", func(t *testing.T) {
-		static, err := site.Build(config(root, false))
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir := t.TempDir()
-		if err := static.WriteDir(dir); err != nil {
-			t.Fatal(err)
-		}
-		page := "file://" + filepath.ToSlash(filepath.Join(dir, "tool-errors.html"))
-		if err := chromedp.Do(ctx, chromedp.Navigate(page),
-			chromedp.SendKeys(chromedp.CSS("#search-input"), "isError"),
-			chromedp.WaitVisible(chromedp.CSS("#search-results a"))); err != nil {
-			t.Fatal(err)
-		}
-		var notes, buttons int
-		eval(t, `document.querySelectorAll(".run-note").length`, &notes)
-		eval(t, `document.querySelectorAll(".run-button").length`, &buttons)
-		if notes == 0 || buttons != 0 {
-			t.Errorf("the static page has %d run notes and %d Run buttons, want notes and no buttons", notes, buttons)
-		}
-		con.check(t, "the static site")
-	})
-
 	t.Run("language switcher", func(t *testing.T) {
-		visit(t, "index.html")
+		visit(t, srv.URL+"/index.html")
 		for _, lang := range []string{testLang, site.SourceLanguage} {
 			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("details.langs summary")),
 				chromedp.Click(chromedp.CSS(`details.langs a[hreflang="`+lang+`"]`), chromedp.NodeVisible)); err != nil {
@@ -306,8 +322,15 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("copy button", func(t *testing.T) {
-		visit(t, "tool-errors.html")
-		_, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
+		// The first block of Tool errors is the chapter's whole main.go:
+		// what Copy gives must be that file, line for line.
+		file, err := os.ReadFile(filepath.Join(root, "chapters", "01-tool-errors", "main.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.TrimSuffix(string(file), "\n")
+		visit(t, srv.URL+"/tool-errors.html")
+		_, err = chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
 			Permission: &browser.PermissionDescriptor{Name: "clipboard-read"},
 			Setting:    browser.PermissionSettingGranted,
 			Origin:     srv.URL,
@@ -319,65 +342,193 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		poll(t, `document.querySelector(".code .copy").dataset.copiedText !== undefined`)
-		var want, got string
-		eval(t, `document.querySelector(".code pre").innerText.replace(/\n$/, "")`, &want)
+		var got string
 		eval(t, `navigator.clipboard.readText()`, &got)
-		if got != want || !strings.Contains(got, "func getAuthor") {
-			t.Errorf("the clipboard holds %q,\nwant the first code block, %q", got, want)
+		if got != want {
+			t.Errorf("the clipboard holds %d lines:\n%s\nwant chapters/01-tool-errors/main.go, %d lines", strings.Count(got, "\n")+1, got, strings.Count(want, "\n")+1)
 		}
 	})
 
-	// Run buttons: a tool error, and a request cancelled in flight, whose
-	// live panel must say why it has no response.
-	for _, run := range []struct{ name, page, fig, want string }{
-		{"run button", "tool-errors.html", "#t01-modern-tool-error", `"isError": true`},
-		{"run button, cancelled request", "handler-failures.html", "#t04-modern-cancelled", "the request was cancelled"},
-	} {
-		t.Run(run.name, func(t *testing.T) {
-			visit(t, run.page)
-			fig := run.fig
-			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fig+" .run-button"))); err != nil {
-				t.Fatal(err)
-			}
-			poll(t, `/\b(ok|bad)\b/.test(document.querySelector("`+fig+` .run-status").className)`)
-			var res struct {
-				Status string
-				Pairs  [][2]string
-			}
-			eval(t, `({
-				status: document.querySelector("`+fig+` .run-status").className,
-				pairs: [...document.querySelectorAll("`+fig+` .exchange")].map(ex => [
-					ex.querySelector(".msg.res").innerText.split("\n").slice(1).join("\n"),
-					ex.querySelector(".msg.live").innerText.split("\n").slice(1).join("\n")])
-			})`, &res)
-			if !strings.Contains(res.Status, "ok") {
-				t.Errorf("run status %q, want ok", res.Status)
-			}
-			shown := false
-			for i, p := range res.Pairs {
-				if p[0] != p[1] {
-					t.Errorf("exchange %d: live response\n%s\nwant the pinned\n%s", i, p[1], p[0])
+	// The Run buttons of the static site, on every page, from each host.
+	var pagesWithRun []string
+	for name, b := range static.Files {
+		if strings.HasSuffix(name, ".html") && !strings.Contains(name, "/") && strings.Contains(string(b), `class="run-button"`) {
+			pagesWithRun = append(pagesWithRun, name)
+		}
+	}
+	slices.Sort(pagesWithRun)
+	for _, host := range hosts {
+		t.Run("run every transcript from "+host.name, func(t *testing.T) {
+			ran := 0
+			var cold, warm []float64 // milliseconds from a click to the replies
+			for _, page := range pagesWithRun {
+				visit(t, host.base+page)
+				var figures []string
+				eval(t, `[...document.querySelectorAll("figure.transcript")].filter(f => f.querySelector(".run-button")).map(f => f.id)`, &figures)
+				for j, id := range figures {
+					// Time each Run from the click to the replies shown; the
+					// first of a page loads the chapter's module.
+					var ms float64
+					eval(t, clickAndTime(id), &ms)
+					if j == 0 {
+						cold = append(cold, ms)
+					} else {
+						warm = append(warm, ms)
+					}
+					poll(t, `/\b(ok|bad)\b/.test(document.querySelector("#`+id+` .run-status").className)`)
+					var res struct {
+						Status    string
+						Exchanges []struct {
+							Pinned, Live string
+							Differs      bool
+						}
+					}
+					eval(t, `({
+						status: document.querySelector("#`+id+` .run-status").className + ": " + document.querySelector("#`+id+` .run-status").textContent,
+						exchanges: [...document.querySelectorAll("#`+id+` .exchange")].map(ex => ({
+							pinned: ex.querySelector(".msg.res").querySelector("pre, .noreply").textContent,
+							live: ex.querySelector(".msg.live").querySelector("pre, .noreply").textContent,
+							differs: ex.querySelector(".msg.live").classList.contains("differs")}))
+					})`, &res)
+					if !strings.HasPrefix(res.Status, "run-status ok") {
+						t.Errorf("%s#%s: run status %q, want ok", page, id, res.Status)
+					}
+					for k, ex := range res.Exchanges {
+						if ex.Differs || ex.Pinned != ex.Live {
+							t.Errorf("%s#%s: exchange %d: live response (differs=%v)\n%s\nwant the pinned\n%s", page, id, k, ex.Differs, ex.Live, ex.Pinned)
+						}
+					}
+					ran++
 				}
-				shown = shown || strings.Contains(p[0], run.want)
-			}
-			if !shown {
-				t.Errorf("no exchange shows %q: %q", run.want, res.Pairs)
-			}
-			con.check(t, run.page+" after Run")
-			if *screenshots != "" {
-				png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(fig)))
-				if err != nil {
-					t.Fatal(err)
+				var requests []struct{ Name, Type string }
+				eval(t, `performance.getEntriesByType("resource").map(e => ({name: e.name, type: e.initiatorType}))`, &requests)
+				for _, r := range requests {
+					if !strings.HasPrefix(r.Name, host.base) || r.Type == "fetch" || r.Type == "xmlhttprequest" || r.Type == "beacon" {
+						t.Errorf("%s: a request leaves the page's files: %s (%s)", page, r.Name, r.Type)
+					}
 				}
-				shot(t, *screenshots, "desktop-light-"+strings.TrimPrefix(fig, "#"), png)
+				con.check(t, host.name+" "+page)
+			}
+			if ran == 0 {
+				t.Fatal("no transcript has a Run button")
+			}
+			t.Logf("%s: %d transcripts on %d pages run, every live reply equal to its pin", host.name, ran, len(pagesWithRun))
+			slices.Sort(cold)
+			slices.Sort(warm)
+			if len(cold) > 0 && len(warm) > 0 {
+				t.Logf("%s: click to replies: first Run of a page (loading the module) median %.0f ms (%.0f to %.0f); later Runs median %.0f ms",
+					host.name, cold[len(cold)/2], cold[0], cold[len(cold)-1], warm[len(warm)/2])
 			}
 		})
 	}
 
+	t.Run("edit and send", func(t *testing.T) {
+		visit(t, hosts[0].base+"tool-errors.html")
+		const fig = "#t01-modern-tool-error"
+		ex := fig + ` .exchange[data-request*="Nothing"]`
+		// send edits the request and sends it; it returns the live reply's
+		// outcome and text.
+		send := func(t *testing.T, edit string) (outcome, reply string) {
+			t.Helper()
+			var ok bool
+			eval(t, `(() => {
+				const ex = document.querySelector('`+ex+`');
+				ex.querySelector(".edit").click();
+				const area = ex.querySelector(".editor textarea");
+				area.value = (`+edit+`)(area.value);
+				const old = ex.querySelector(".msg.live");
+				if (old) { old.remove(); }
+				ex.querySelector(".editor .send").click();
+				return true;
+			})()`, &ok)
+			poll(t, `document.querySelector('`+ex+` .msg.live') !== null`)
+			var res []string
+			eval(t, `[document.querySelector('`+ex+` .msg.live').dataset.outcome, document.querySelector('`+ex+` .msg.live pre').textContent]`, &res)
+			return res[0], res[1]
+		}
+		if outcome, reply := send(t, `v => v.replace("Nothing", "Dune")`); outcome != "result" || !strings.Contains(reply, `"text": "Frank Herbert"`) || strings.Contains(reply, "isError") {
+			t.Errorf("Dune instead of Nothing: outcome %q, reply\n%s", outcome, reply)
+		}
+		var differs bool
+		eval(t, `document.querySelector('`+ex+` .msg.live').classList.contains("differs") && document.querySelectorAll('`+ex+` .msg.live .line.changed').length > 0`, &differs)
+		if !differs {
+			t.Error("the reply to the edited request is not marked as differing from the pinned one")
+		}
+		if *screenshots != "" {
+			png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(fig)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			shot(t, *screenshots, "desktop-light-edit", png)
+		}
+		if outcome, reply := send(t, `v => v.replace('"title": "Dune"', '"title": 42')`); outcome != "toolError" || !strings.Contains(reply, "/title") {
+			t.Errorf("a number for the title: outcome %q, reply\n%s", outcome, reply)
+		}
+		if outcome, reply := send(t, `v => v.slice(0, 20)`); outcome != "protocolError" || !strings.Contains(reply, "-32700") {
+			t.Errorf("a malformed line: outcome %q, reply\n%s", outcome, reply)
+		}
+		var reset []bool
+		eval(t, `(() => {
+			const ex = document.querySelector('`+ex+`');
+			ex.querySelector(".editor .reset").click();
+			return [ex.querySelector(".editor") === null, ex.querySelector(".msg.live") === null, !ex.querySelector(".msg.req .code").hidden];
+		})()`, &reset)
+		if !slices.Equal(reset, []bool{true, true, true}) {
+			t.Errorf("after Reset, [no editor, no live reply, the pinned request shown] = %v", reset)
+		}
+		con.check(t, "editing tool-errors.html")
+	})
+
+	t.Run("layout", func(t *testing.T) {
+		// At 1280 px, the code is not clipped while the page has room.
+		viewport(t, 1280, 900)
+		for _, page := range []string{"tool-errors.html", "overview.html", "resources.html"} {
+			visit(t, srv.URL+"/"+page)
+			var clipped []string
+			eval(t, `[...document.querySelectorAll("article .code pre")].filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.split("\n").reduce((a, b) => a.length >= b.length ? a : b))`, &clipped)
+			if len(clipped) > 0 {
+				t.Errorf("%s at 1280 px: code clipped at its longest line:\n%s", page, strings.Join(clipped, "\n"))
+			}
+		}
+		// On a phone: a link home, and Copy buttons that cover no code.
+		viewport(t, 390, 844, chromedp.EmulateMobile)
+		defer viewport(t, 1280, 900)
+		visit(t, srv.URL+"/tool-errors.html")
+		var home struct {
+			Href    string
+			Visible bool
+		}
+		eval(t, `(() => { const a = document.querySelector("a.brand"); const r = a.getBoundingClientRect(); return {href: a.href, visible: r.width > 0 && r.height > 0}; })()`, &home)
+		if !home.Visible || home.Href != srv.URL+"/index.html" {
+			t.Errorf("on a phone, the link home is %+v, want a visible link to index.html", home)
+		}
+		var covered []string
+		eval(t, `[...document.querySelectorAll("article .code")].filter(c => c.querySelector(".copy")).filter(c => {
+			const b = c.querySelector(".copy").getBoundingClientRect();
+			const range = document.createRange();
+			range.selectNodeContents(c.querySelector("pre .line .cl, pre code"));
+			return [...range.getClientRects()].some(r => r.right > b.left && r.left < b.right && r.bottom > b.top && r.top < b.bottom);
+		}).map(c => c.querySelector("pre").textContent.split("\n")[0])`, &covered)
+		if len(covered) > 0 {
+			t.Errorf("on a phone, the Copy button covers the first line of:\n%s", strings.Join(covered, "\n"))
+		}
+		// A transcript wraps its long lines, live replies too: none is wider
+		// than its box.
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#t01-modern-tool-error .run-button"))); err != nil {
+			t.Fatal(err)
+		}
+		poll(t, `/\b(ok|bad)\b/.test(document.querySelector("#t01-modern-tool-error .run-status").className)`)
+		var wide []string
+		eval(t, `[...document.querySelectorAll(".transcript pre")].filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.split("\n").reduce((a, b) => a.length >= b.length ? a : b))`, &wide)
+		if len(wide) > 0 {
+			t.Errorf("on a phone, transcripts wider than the screen, at their longest line:\n%s", strings.Join(wide, "\n"))
+		}
+	})
+
 	t.Run("screenshots", func(t *testing.T) {
 		dir := *screenshots
 		if dir == "" {
-			dir = t.TempDir()
+			t.Skip("no -screenshots folder given")
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
@@ -398,9 +549,18 @@ func TestBrowser(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, page := range []string{"index.html", "tool-errors.html", "recap.html"} {
-					visit(t, page)
+					visit(t, srv.URL+"/"+page)
 					if page == "tool-errors.html" {
 						if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS("#wire"))); err != nil {
+							t.Fatal(err)
+						}
+					}
+					if page == "tool-errors.html" {
+						if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#t01-modern-tool-error .run-button"))); err != nil {
+							t.Fatal(err)
+						}
+						poll(t, `/\b(ok|bad)\b/.test(document.querySelector("#t01-modern-tool-error .run-status").className)`)
+						if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS("#t01-modern-tool-error"))); err != nil {
 							t.Fatal(err)
 						}
 					}
@@ -432,7 +592,7 @@ func TestBrowser(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 			t.Fatal(err)
 		}
-		visit(t, "protocol-errors.html")
+		visit(t, srv.URL+"/protocol-errors.html")
 		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 		if err != nil {
 			t.Fatal(err)
@@ -440,6 +600,20 @@ func TestBrowser(t *testing.T) {
 		shot(t, dir, "print-protocol-errors", png)
 		con.check(t, "the screenshots' pages")
 	})
+}
+
+// clickAndTime returns a script that clicks the Run button of the figure
+// id and resolves to the milliseconds from the click until its status says
+// how the run went.
+func clickAndTime(id string) string {
+	return `new Promise(resolve => {
+		const status = document.querySelector("#` + id + ` .run-status");
+		const start = performance.now();
+		new MutationObserver((_, obs) => {
+			if (/\b(ok|bad)\b/.test(status.className)) { obs.disconnect(); resolve(performance.now() - start); }
+		}).observe(status, {attributes: true, childList: true, characterData: true, subtree: true});
+		document.querySelector("#` + id + ` .run-button").click();
+	})`
 }
 
 // shot writes a screenshot as dir/name.png.

@@ -8,11 +8,16 @@
 //	go run ./docs build -o DIR          write it into DIR
 //	go run ./docs status                list translations and whether they are current
 //
-// The served guide has a Run button under each chapter transcript: it sends
-// the same requests to the chapter's real server, built once with go build,
-// and shows the live responses beside the pinned ones. It is rebuilt when
-// its sources change, so a refresh shows an edit. The static site works
-// offline and from file://, without the Run buttons.
+// Each chapter transcript has a Run button: it sends the same requests to
+// the chapter's real server, its main compiled to WebAssembly and running
+// inside the page, and shows the live responses beside the pinned ones; any
+// request can be edited and sent again. The static site and the served one
+// are the same files, so this works from any static host and from file://,
+// offline. The served guide is rebuilt when its sources change, so a
+// refresh shows an edit.
+//
+// The first run is slow: it compiles this command and every chapter for the
+// browser, and says so as it goes. Later runs reuse Go's build cache.
 package main
 
 import (
@@ -33,7 +38,8 @@ import (
 )
 
 // defaultAddr is where the guide is served unless -addr says otherwise:
-// loopback only, since the Run buttons start programs.
+// loopback only, as for the chapters' -http, since it serves a working tree
+// to the person editing it.
 const defaultAddr = "127.0.0.1:8080"
 
 func main() {
@@ -67,9 +73,10 @@ func usage() {
 	flag.PrintDefaults()
 }
 
-// config is the site's configuration for the repository at root.
-func config(root string, live bool) site.Config {
-	return site.Config{Root: os.DirFS(root), Docs: os.DirFS(filepath.Join(root, "docs")), Live: live}
+// config is the site's configuration for the repository at root, with
+// browser's modules for the Run buttons.
+func config(root string, browser *site.Browser) site.Config {
+	return site.Config{Root: os.DirFS(root), Docs: os.DirFS(filepath.Join(root, "docs")), Browser: browser}
 }
 
 // repoRoot finds the repository: the nearest directory up from here with a
@@ -99,9 +106,7 @@ func fileExists(name string) bool {
 // serve serves the guide with Run buttons until interrupted, rebuilding it
 // when its sources change.
 func serve(root, addr string) error {
-	runner := &site.Runner{Dir: root}
-	defer runner.Close()
-	live := &liveSite{root: root, runner: runner}
+	live := &liveSite{root: root}
 	if _, err := live.current(); err != nil {
 		return err
 	}
@@ -132,7 +137,12 @@ func build(root string, args []string) error {
 	flags := flag.NewFlagSet("build", flag.ExitOnError)
 	out := flags.String("o", filepath.Join(root, "site"), "the folder to write the site into (replaced)")
 	flags.Parse(args)
-	s, err := site.Build(config(root, false))
+	browser, err := compileBrowser(context.Background(), root, os.Stdout)
+	if err != nil {
+		return err
+	}
+	fmt.Println("Rendering the guide...")
+	s, err := site.Build(config(root, browser))
 	if err != nil {
 		return err
 	}

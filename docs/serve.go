@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -14,20 +15,28 @@ import (
 )
 
 // watched are the folders whose files the guide is built from: when one of
-// them changes, the served guide is rebuilt before the next page is served,
-// and the chapters are built again before the next Run.
-var watched = []string{"docs", "chapters", "cmd", "mcp", "testdata/scripts"}
+// them changes, the served guide is rebuilt before the next page is served.
+// compiled are those the chapters' browser modules are compiled from: when
+// one of them changes, the modules are compiled again too.
+var (
+	watched  = []string{"docs", "chapters", "cmd", "mcp", "internal", "testdata/scripts"}
+	compiled = []string{"chapters", "mcp", "internal", "go.mod"}
+)
 
 // liveSite serves the guide as it is on disk: it rebuilds the site when a
 // source changed since the last build.
 type liveSite struct {
-	root   string
-	runner *site.Runner
+	root string
+	// compile compiles the chapters for the browser; nil means
+	// compileBrowser, saying what it does on stdout.
+	compile func(ctx context.Context, root string) (*site.Browser, error)
 
-	mu      sync.Mutex
-	stamp   string // newest modification time and number of the sources
-	handler http.Handler
-	err     error
+	mu           sync.Mutex
+	stamp        string // newest modification time and number of the sources
+	compileStamp string // the same for the modules' sources
+	browser      *site.Browser
+	handler      http.Handler
+	err          error
 }
 
 func (l *liveSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -46,32 +55,51 @@ func (l *liveSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (l *liveSite) current() (http.Handler, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	stamp := l.sourcesStamp()
+	stamp := l.sourcesStamp(watched)
 	if stamp == l.stamp { // sourcesStamp is never "", so the first call builds
 		return l.handler, l.err
 	}
 	if l.stamp != "" {
 		fmt.Println("Sources changed; rebuilding the guide.")
-		l.runner.Close() // the chapters are built again when next run
 	}
 	l.stamp = stamp
-	s, err := site.Build(config(l.root, true))
+	s, err := l.build()
 	if err != nil {
 		l.handler, l.err = nil, err
 		fmt.Fprintf(os.Stderr, "the guide does not build:\n%v\n", err)
 		return nil, err
 	}
-	l.handler, l.err = site.Handler(s, l.runner), nil
+	l.handler, l.err = site.Handler(s), nil
 	return l.handler, nil
 }
 
-// sourcesStamp summarizes the watched files: the newest modification time
+// build compiles the modules again if their sources changed, and renders
+// the guide.
+func (l *liveSite) build() (*site.Site, error) {
+	ctx := context.Background()
+	if stamp := l.sourcesStamp(compiled); stamp != l.compileStamp || l.browser == nil {
+		compile := l.compile
+		if compile == nil {
+			compile = func(ctx context.Context, root string) (*site.Browser, error) {
+				return compileBrowser(ctx, root, os.Stdout)
+			}
+		}
+		b, err := compile(ctx, l.root)
+		if err != nil {
+			return nil, err
+		}
+		l.browser, l.compileStamp = b, stamp
+	}
+	return site.Build(config(l.root, l.browser))
+}
+
+// sourcesStamp summarizes the files in dirs: the newest modification time
 // and how many there are, so that an edit, a new file and a removal all
 // change it.
-func (l *liveSite) sourcesStamp() string {
+func (l *liveSite) sourcesStamp(dirs []string) string {
 	var newest time.Time
 	n := 0
-	for _, dir := range watched {
+	for _, dir := range dirs {
 		filepath.WalkDir(filepath.Join(l.root, dir), func(_ string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return nil

@@ -2,12 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,82 +22,110 @@ import (
 // testRoot is the repository, seen from this package's directory.
 const testRoot = ".."
 
-// buildSite renders the whole guide, as go run ./docs build would.
-func buildSite(t testing.TB, live bool) *site.Site {
+// testBrowser is the chapters compiled for the browser, once for all the
+// tests: compiling them is part of go test ./..., so a change that breaks
+// the browser build fails it.
+var testBrowser = sync.OnceValues(func() (*site.Browser, error) {
+	root, err := filepath.Abs(testRoot)
+	if err != nil {
+		return nil, err
+	}
+	return compileBrowser(context.Background(), root, io.Discard)
+})
+
+// builtSite is the whole guide with its Run buttons, as go run ./docs
+// build renders it, once for all the tests, which only read it.
+var builtSite = sync.OnceValues(func() (*site.Site, error) {
+	browser, err := testBrowser()
+	if err != nil {
+		return nil, fmt.Errorf("compiling the chapters for the browser: %v", err)
+	}
+	return site.Build(config(testRoot, browser))
+})
+
+// testSite returns builtSite, or fails t.
+func testSite(t testing.TB) *site.Site {
 	t.Helper()
-	s, err := site.Build(config(testRoot, live))
+	s, err := builtSite()
 	if err != nil {
 		t.Fatalf("the guide does not build:\n%v", err)
 	}
 	return s
 }
 
-// TestBuild renders every page of the guide, static and live; Build fails on
-// any unresolved directive, broken include, link or anchor.
+// TestBuild renders every page of the guide; Build fails on any unresolved
+// directive, broken include, link or anchor. Every chapter with
+// transcripts has its module, and every transcript of a chapter its Run
+// button.
 func TestBuild(t *testing.T) {
-	for _, live := range []bool{false, true} {
-		s := buildSite(t, live)
-		slugs, err := os.ReadFile(filepath.Join(testRoot, "docs", "pages.txt"))
-		if err != nil {
-			t.Fatal(err)
+	s := testSite(t)
+	slugs, err := os.ReadFile(filepath.Join(testRoot, "docs", "pages.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(slugs)) {
+		slug := strings.TrimSpace(line)
+		if slug == "" || strings.HasPrefix(slug, "#") {
+			continue
 		}
-		for line := range strings.Lines(string(slugs)) {
-			slug := strings.TrimSpace(line)
-			if slug == "" || strings.HasPrefix(slug, "#") {
-				continue
-			}
-			if _, ok := s.Files[slug+".html"]; !ok {
-				t.Errorf("live=%v: page %s was not rendered", live, slug)
-			}
+		if _, ok := s.Files[slug+".html"]; !ok {
+			t.Errorf("page %s was not rendered", slug)
 		}
 	}
+	chapters, err := site.ChapterDirs(os.DirFS(testRoot))
+	if err != nil || len(chapters) == 0 {
+		t.Fatalf("no chapters (%v)", err)
+	}
+	for _, c := range chapters {
+		if _, ok := s.Files["assets/run/"+filepath.Base(c)+".0.js"]; !ok {
+			t.Errorf("%s has no module in the site", c)
+		}
+	}
+	if !bytes.Contains(s.Files["assets/run/wasm_exec.js"], []byte("globalThis.Go")) {
+		t.Error("the site has no wasm_exec.js from the toolchain")
+	}
+	for key, tr := range s.Transcripts {
+		if tr.Chapter == "" {
+			continue
+		}
+		page := string(s.Files[pageOf(t, s, tr)])
+		at := strings.Index(page, `id="`+tr.ID()+`"`)
+		end := strings.Index(page[at:], "</figure>")
+		if at < 0 || end < 0 || !strings.Contains(page[at:at+end], `class="run-button"`) {
+			t.Errorf("%s: no Run button", key)
+		}
+	}
+}
+
+// pageOf returns the English page that includes a transcript.
+func pageOf(t testing.TB, s *site.Site, tr *site.Transcript) string {
+	t.Helper()
+	for name, b := range s.Files {
+		if strings.HasSuffix(name, ".html") && !strings.Contains(name, "/") && bytes.Contains(b, []byte(`id="`+tr.ID()+`"`)) {
+			return name
+		}
+	}
+	t.Fatalf("no page includes %s", tr.Key())
+	return ""
 }
 
 // BenchmarkBuild measures a full render of the site: every page, every
 // language, the search index and the link check.
 func BenchmarkBuild(b *testing.B) {
-	for b.Loop() {
-		buildSite(b, false)
-	}
-}
-
-// TestLiveTranscripts sends every transcript's requests to its chapter's
-// real server, as the Run buttons do, and requires the pinned replies.
-func TestLiveTranscripts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds every chapter; skipped in -short mode")
-	}
-	root, err := filepath.Abs(testRoot)
+	browser, err := testBrowser()
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
-	s := buildSite(t, true)
-	runner := &site.Runner{Dir: root}
-	defer runner.Close()
-	runnable := 0
-	for key, tr := range s.Transcripts {
-		if tr.Chapter == "" {
-			continue
+	for b.Loop() {
+		if _, err := site.Build(config(testRoot, browser)); err != nil {
+			b.Fatal(err)
 		}
-		runnable++
-		live, err := runner.Run(t.Context(), tr)
-		if err != nil {
-			t.Errorf("%s: %v", key, err)
-			continue
-		}
-		if !slices.Equal(live, tr.Replies) {
-			t.Errorf("%s: live replies\n%s\nwant the pinned\n%s", key, strings.Join(live, "\n"), strings.Join(tr.Replies, "\n"))
-		}
-	}
-	if runnable == 0 {
-		t.Error("the guide includes no runnable transcript")
 	}
 }
 
-// TestWriteDir writes the static site and checks that it is whole: every
-// file, and no Run button.
+// TestWriteDir writes the static site and checks that it is whole.
 func TestWriteDir(t *testing.T) {
-	s := buildSite(t, false)
+	s := testSite(t)
 	dir := t.TempDir()
 	if err := s.WriteDir(dir); err != nil {
 		t.Fatal(err)
@@ -101,9 +134,6 @@ func TestWriteDir(t *testing.T) {
 		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s: not written as built (%v)", name, err)
-		}
-		if strings.HasSuffix(name, ".html") && strings.Contains(string(got), `class="run-button"`) {
-			t.Errorf("%s: a static page has a Run button", name)
 		}
 	}
 }
@@ -121,7 +151,7 @@ func TestLiveSiteRebuilds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	live := &liveSite{root: root, runner: &site.Runner{Dir: root}}
+	live := &liveSite{root: root, compile: func(context.Context, string) (*site.Browser, error) { return testBrowser() }}
 	get := func() (int, string) {
 		w := httptest.NewRecorder()
 		live.ServeHTTP(w, httptest.NewRequest("GET", "/overview.html", nil))
@@ -151,5 +181,55 @@ func TestLiveSiteRebuilds(t *testing.T) {
 	edit(append(src, "\n:::go chapters/01-tool-errors/main.go nothingByThatName\n"...))
 	if code, body := get(); code != http.StatusInternalServerError || !strings.Contains(body, "no declaration named nothingByThatName") {
 		t.Errorf("a broken build is served as %d\n%.300s", code, body)
+	}
+}
+
+// TestRecapLinks checks the Recap's promise: every row of its table links
+// to a pinned transcript, or says it has none.
+func TestRecapLinks(t *testing.T) {
+	s := testSite(t)
+	page := string(s.Files["recap.html"])
+	table := page[strings.Index(page, "<table>"):strings.Index(page, "</table>")]
+	link := regexp.MustCompile(`<a href="([a-z-]*\.html)?#([^"]+)"`)
+	rows := strings.Split(table, "<tr>")[2:] // the part before the first row, and the header
+	for _, row := range rows {
+		cells := strings.Split(row, "<td>")
+		last := cells[len(cells)-1]
+		if strings.Contains(last, "<em>no transcript</em>") {
+			continue
+		}
+		ok := false
+		for _, m := range link.FindAllStringSubmatch(last, -1) {
+			target := m[1]
+			if target == "" {
+				target = "recap.html"
+			}
+			ok = ok || strings.Contains(string(s.Files[target]), `<figure class="transcript" id="`+m[2]+`"`)
+		}
+		if !ok {
+			t.Errorf("a Recap row links to no pinned transcript and does not say so:\n%s", row)
+		}
+	}
+	if len(rows) < 10 {
+		t.Errorf("the Recap's table has %d rows", len(rows))
+	}
+}
+
+// TestBrowserBuildLeavesOutHTTP keeps the HTTP server out of the chapters'
+// browser modules, which cannot use it: with net/http linked in, a module
+// grows by a fifth (7.3 to 8.8 MB).
+func TestBrowserBuildLeavesOutHTTP(t *testing.T) {
+	chapters, err := site.ChapterDirs(os.DirFS(testRoot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range chapters {
+		deps, err := goOutput(t.Context(), testRoot, []string{"GOOS=js", "GOARCH=wasm"}, "list", "-deps", "./"+c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(strings.Fields(deps), "net/http") {
+			t.Errorf("%s, built for the browser, links net/http: some file of its packages needs //go:build !js", c)
+		}
 	}
 }

@@ -4,7 +4,9 @@
 // A [Server] holds tools and resources and speaks JSON-RPC 2.0 to one client
 // per connection: one message per line over stdio ([Server.Serve], [Main]) or
 // any reader and writer pair, or Streamable HTTP ([Server.HTTPHandler],
-// [Server.ServeStreamableHTTP]).
+// [Server.ServeStreamableHTTP]). Compiled for a browser (GOOS=js
+// GOARCH=wasm), [Main] hands the server to the page instead of serving
+// stdin, and the HTTP server and the client are left out of the build.
 //
 // [Server.NewSession] opens a connection served message by message, with no
 // stream in between ([Session.Handle]). Package

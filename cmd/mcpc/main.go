@@ -88,17 +88,23 @@ Exit status: 0 result, 3 tool error (isError), 4 protocol error
 status shows as "exit status N" and go run itself exits 1; for the status
 itself, build mcpc: go build ./cmd/mcpc
 
-Examples, from the root of the guide:
-  go run ./cmd/mcpc call get_author '{"title":"Nothing"}' -- go run ./chapters/01-tool-errors
-  go run ./cmd/mcpc call get_author '{"title":"Dune"}' -- go run ./chapters/01-tool-errors
-  go run ./cmd/mcpc call get_author '{"title":42}' -- go run ./chapters/01-tool-errors
-  go run ./cmd/mcpc call get_author '{"title":"Nothing"}' -- go run ./chapters/02-protocol-errors
-  go run ./cmd/mcpc -era legacy tools -- go run ./chapters/02-protocol-errors
-  go run ./cmd/mcpc templates -- go run ./chapters/03-resources
-  go run ./cmd/mcpc read books://Nothing -- go run ./chapters/03-resources
-  go run ./cmd/mcpc raw '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' -- go run ./chapters/01-tool-errors
-  go run ./chapters/01-tool-errors -http :8080 &
-  go run ./cmd/mcpc -url http://127.0.0.1:8080/mcp call get_author '{"title":"Nothing"}'
+Examples, from the root of the guide, by outcome (exit status):
+  a result (0):
+    go run ./cmd/mcpc call get_author '{"title":"Dune"}' -- go run ./chapters/01-tool-errors
+    go run ./cmd/mcpc -era legacy tools -- go run ./chapters/02-protocol-errors
+    go run ./cmd/mcpc templates -- go run ./chapters/03-resources
+    go run ./cmd/mcpc raw '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}' -- go run ./chapters/01-tool-errors
+  a tool error (3):
+    go run ./cmd/mcpc call get_author '{"title":"Nothing"}' -- go run ./chapters/01-tool-errors
+    go run ./cmd/mcpc call get_author '{"title":42}' -- go run ./chapters/01-tool-errors
+  a protocol error (4):
+    go run ./cmd/mcpc call get_author '{"title":"Nothing"}' -- go run ./chapters/02-protocol-errors
+    go run ./cmd/mcpc read books://Nothing -- go run ./chapters/03-resources
+    go run ./cmd/mcpc raw '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' -- go run ./chapters/01-tool-errors
+      (on purpose: a request with neither _meta nor an initialize first is -32602)
+  over Streamable HTTP: start a chapter on a port of its own, then ask it:
+    go run ./chapters/01-tool-errors -http :8090 &
+    go run ./cmd/mcpc -url http://127.0.0.1:8090/mcp call get_author '{"title":"Nothing"}'
 
 Flags:
 `

@@ -1,6 +1,7 @@
 // The guide's script: copy buttons, search, the page menu, the table of
-// contents' highlight, and the Run buttons of a locally served site. The
-// pages read fine without it.
+// contents' highlight, and the Run buttons, answered by the chapters' real
+// servers compiled to WebAssembly and running in the page. The pages read
+// fine without it.
 (function () {
   "use strict";
   var body = document.body;
@@ -27,13 +28,16 @@
   function addCopyButton(block) {
     var pre = block.querySelector("pre");
     if (!pre || block.querySelector(".copy")) { return; }
-    if (pre.innerText.trim().indexOf("\n") < 0) { block.classList.add("one-line"); }
+    // The source text itself: innerText would count each highlighted line,
+    // a block of its own, twice.
+    var source = pre.textContent.replace(/\n$/, "");
+    if (source.trim().indexOf("\n") < 0) { block.classList.add("one-line"); }
     var button = document.createElement("button");
     button.type = "button";
     button.className = "copy";
     button.textContent = body.dataset.copy;
     button.addEventListener("click", function () {
-      var text = pre.innerText.replace(/\n$/, "");
+      var text = source;
       copyText(text).then(function () {
         button.textContent = body.dataset.copied;
         button.classList.add("done");
@@ -158,42 +162,268 @@
     });
   }
 
-  // Run buttons: send a transcript's requests to the chapter's real server,
-  // through the local docs server, and show the live responses beside the
-  // pinned ones.
-  document.querySelectorAll(".run-button").forEach(function (button) {
-    var figure = button.closest("figure");
-    var status = figure.querySelector(".run-status");
-    button.addEventListener("click", function () {
-      button.disabled = true;
-      status.className = "run-status";
-      status.textContent = body.dataset.running;
-      fetch(root + "api/run", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ key: button.dataset.key })
-      }).then(function (r) { return r.json(); }).then(function (res) {
-        if (res.error) { throw new Error(res.error); }
-        figure.querySelectorAll(".exchange").forEach(function (ex, i) {
-          var old = ex.querySelector(".msg.live");
-          if (old) { old.remove(); }
-          var got = res.exchanges[i] || { html: "", same: false };
-          var pinnedNone = ex.querySelector(".msg.res .noreply"); // says why none is owed
-          var none = pinnedNone ? pinnedNone.textContent : body.dataset.noReply;
-          var div = document.createElement("div");
-          div.className = "msg live" + (got.same ? "" : " differs");
-          div.innerHTML = "<div class=\"label\">" + escapeHTML(body.dataset.live) + "</div>" +
-            (got.html || "<p class=\"noreply\">" + escapeHTML(none) + "</p>");
-          ex.appendChild(div);
-          ex.classList.add("has-live");
-          div.querySelectorAll(".code").forEach(addCopyButton);
+  // Run buttons. Each chapter's main, compiled to WebAssembly, ships in
+  // script files (a page opened from file:// may load scripts, not fetch a
+  // .wasm), loaded on the first Run only. Its mcp.Main hands the page the
+  // server, whose run(lines) serves a fresh connection in lock step and
+  // returns what the server wrote after each line.
+  var moduleDir = root + "assets/run/";
+  var servers = {}; // by module name: a promise of the server
+  var receivers = {}; // by module name: takes a script file's part
+  window.guideModulePart = function (name, i, data) {
+    if (receivers[name]) { receivers[name](i, data); }
+  };
+  function loadScript(src) {
+    return new Promise(function (resolve, reject) {
+      var script = document.createElement("script");
+      script.src = src;
+      script.onload = function () { resolve(); };
+      script.onerror = function () { script.remove(); reject(new Error(src + " did not load")); };
+      document.head.appendChild(script);
+    });
+  }
+  var goRuntime = null; // a promise of wasm_exec.js
+  var starting = Promise.resolve(); // modules start one at a time: mcpMain is global
+  function fromBase64(text) {
+    if (Uint8Array.fromBase64) { return Uint8Array.fromBase64(text); }
+    var bin = atob(text), bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
+    return bytes;
+  }
+  // server returns a promise of the chapter's server, loading its module the
+  // first time; progress(done) is told how much of it has arrived.
+  function server(run, progress) {
+    var name = run.dataset.module;
+    if (servers[name]) { return servers[name]; }
+    var parts = Number(run.dataset.parts), got = [], count = 0;
+    receivers[name] = function (i, data) {
+      if (got[i] === undefined) { got[i] = data; count++; progress(count / parts); }
+    };
+    progress(0);
+    goRuntime = goRuntime || loadScript(moduleDir + "wasm_exec.js").catch(function (err) { goRuntime = null; throw err; });
+    var files = [goRuntime];
+    for (var i = 0; i < parts; i++) { files.push(loadScript(moduleDir + name + "." + i + ".js")); }
+    var p = Promise.all(files).then(function () {
+      delete receivers[name];
+      var gz = new Blob([fromBase64(got.join(""))]).stream().pipeThrough(new DecompressionStream("gzip"));
+      return new Response(gz).arrayBuffer();
+    }).then(function (wasm) {
+      var go = new Go();
+      return WebAssembly.instantiate(wasm, go.importObject).then(function (mod) {
+        var started = starting.then(function () {
+          return new Promise(function (resolve, reject) {
+            window.mcpMain = resolve;
+            go.run(mod.instance).then(function () { reject(new Error("the server exited")); });
+          });
         });
-        status.textContent = res.match ? body.dataset.match : body.dataset.mismatch;
-        status.className = "run-status " + (res.match ? "ok" : "bad");
-      }).catch(function (err) {
-        status.textContent = body.dataset.runFailed + " " + err.message;
-        status.className = "run-status bad";
-      }).then(function () { button.disabled = false; });
+        starting = started.catch(function () {});
+        return started;
+      });
+    });
+    p.catch(function () { delete servers[name]; delete receivers[name]; });
+    servers[name] = p;
+    return p;
+  }
+
+  // jsonLines pretty-prints a JSON text as Go's json.Indent does, two
+  // spaces a level, into lines of [class, text] tokens with the classes of
+  // the highlighter; it returns null for a text that is not JSON.
+  function jsonLines(text) {
+    try { JSON.parse(text); } catch (e) { return null; }
+    var tokens = text.match(/"(?:[^"\\]|\\.)*"|[{}[\],:]|true|false|null|-?[0-9][0-9.eE+-]*/g) || [];
+    var lines = [], line = [], depth = 0;
+    function newline() { lines.push(line); line = [["", "  ".repeat(depth)]]; }
+    for (var i = 0; i < tokens.length; i++) {
+      var t = tokens[i], next = tokens[i + 1];
+      if (t === "{" || t === "[") {
+        line.push(["p", t]);
+        if (next === (t === "{" ? "}" : "]")) { line.push(["p", next]); i++; continue; }
+        depth++; newline();
+      } else if (t === "}" || t === "]") {
+        depth--; newline(); line.push(["p", t]);
+      } else if (t === ",") {
+        line.push(["p", t]); newline();
+      } else if (t === ":") {
+        line.push(["p", t], ["", " "]);
+      } else if (t[0] === "\"") {
+        line.push([next === ":" ? "nt" : "s2", t]);
+      } else if (/^[tfn]/.test(t)) {
+        line.push(["kc", t]);
+      } else {
+        line.push([/[.eE]/.test(t) ? "mf" : "mi", t]);
+      }
+    }
+    lines.push(line);
+    return lines;
+  }
+  function lineText(tokens) { return tokens.map(function (t) { return t[1]; }).join(""); }
+  // compact joins an edited request into one line: a JSON text loses its
+  // whitespace outside strings, anything else its line breaks.
+  function compact(text) {
+    var lines = jsonLines(text);
+    if (!lines) { return text.split("\n").join(" ").trim(); }
+    return lines.map(function (l) {
+      return l.filter(function (t) { return t[0] !== ""; }).map(function (t) { return t[1]; }).join("");
+    }).join("");
+  }
+  function pretty(text) {
+    var lines = jsonLines(text);
+    return lines ? lines.map(lineText).join("\n") : text;
+  }
+  // changedLines marks the lines of b that are not in a longest common
+  // subsequence of the lines of a and b.
+  function changedLines(a, b) {
+    var n = a.length, m = b.length, len = [];
+    for (var i = 0; i <= n; i++) { len.push(new Array(m + 1).fill(0)); }
+    for (i = n - 1; i >= 0; i--) {
+      for (var j = m - 1; j >= 0; j--) {
+        len[i][j] = a[i] === b[j] ? len[i + 1][j + 1] + 1 : Math.max(len[i + 1][j], len[i][j + 1]);
+      }
+    }
+    var changed = new Array(m).fill(true);
+    for (i = 0, j = 0; i < n && j < m;) {
+      if (a[i] === b[j]) { changed[j] = false; i++; j++; } else if (len[i + 1][j] >= len[i][j + 1]) { i++; } else { j++; }
+    }
+    return changed;
+  }
+  // codeHTML renders a reply or request as the generator does; lines that
+  // are not in the pinned text are marked.
+  function codeHTML(text, pinned) {
+    var lines = jsonLines(text);
+    if (!lines) {
+      return "<div class=\"code\"><pre class=\"chroma\"><code>" + escapeHTML(text) + "</code></pre></div>";
+    }
+    var changed = pinned === undefined ? [] : changedLines(pretty(pinned).split("\n"), lines.map(lineText));
+    return "<div class=\"code\"><pre class=\"chroma\"><code>" + lines.map(function (l, i) {
+      var indent = /^ */.exec(lineText(l))[0].length;
+      return "<span class=\"line" + (changed[i] ? " changed" : "") + "\" style=\"--indent:" + indent + "\"><span class=\"cl\">" +
+        l.map(function (t) {
+          return t[0] ? "<span class=\"" + t[0] + "\">" + escapeHTML(t[1]) + "</span>" : escapeHTML(t[1]);
+        }).join("") + (i < lines.length - 1 ? "\n" : "") + "</span></span>";
+    }).join("") + "</code></pre></div>";
+  }
+  // outcome names what replies tell the client, as mcpc does: a protocol
+  // error, a tool error or a result, the worst of a batch.
+  function outcome(replies) {
+    var worst = "";
+    replies.forEach(function (r) {
+      var msgs;
+      try { msgs = [].concat(JSON.parse(r)); } catch (e) { msgs = []; }
+      msgs.forEach(function (m) {
+        if (m && m.error) { worst = "protocolError"; }
+        else if (m && m.result && m.result.isError === true && worst !== "protocolError") { worst = "toolError"; }
+        else if (m && m.result && !worst) { worst = "result"; }
+      });
+    });
+    return worst;
+  }
+  // showLive puts the live replies to an exchange's request, the pinned one
+  // unless edited, beside the pinned reply, and reports whether they are the
+  // pinned one. No reply is explained as the pinned transcript explains it
+  // (a notification, a cancelled request), or as a notification's.
+  function showLive(ex, replies, edited) {
+    var old = ex.querySelector(".msg.live");
+    if (old) { old.remove(); }
+    var same = replies.join("\n") === ex.dataset.reply;
+    var kind = outcome(replies);
+    var div = document.createElement("div");
+    div.className = "msg live" + (same ? "" : " differs");
+    div.dataset.outcome = kind || "none";
+    div.innerHTML = "<div class=\"label\">" + escapeHTML(body.dataset.live) +
+      (kind ? " · <span class=\"outcome\">" + escapeHTML(body.dataset[kind]) + "</span>" : "") + "</div>" +
+      (replies.length ? replies.map(function (r) { return codeHTML(r, ex.dataset.reply); }).join("")
+        : "<p class=\"noreply\">" + escapeHTML(noReplyText(ex, edited)) + "</p>");
+    ex.appendChild(div);
+    ex.classList.add("has-live");
+    div.querySelectorAll(".code").forEach(addCopyButton);
+    return same;
+  }
+
+  function noReplyText(ex, edited) {
+    var pinned = ex.querySelector(".msg.res .noreply");
+    return pinned && !edited ? pinned.textContent : body.dataset.noReply;
+  }
+
+  document.querySelectorAll(".transcript .run").forEach(function (run) {
+    var figure = run.closest("figure");
+    var button = run.querySelector(".run-button");
+    var status = run.querySelector(".run-status");
+    var exchanges = Array.prototype.slice.call(figure.querySelectorAll(".exchange"));
+    function say(text, kind) {
+      status.textContent = text;
+      status.className = "run-status" + (kind ? " " + kind : "");
+    }
+    function progress(done) {
+      var mb = (Number(run.dataset.size) / 1e6).toFixed(1);
+      say(body.dataset.loading.replace("%s", mb) + " " + Math.round(done * 100) + " %");
+    }
+    // send serves lines to a fresh connection of the chapter's server.
+    function send(lines) {
+      button.disabled = true;
+      figure.classList.add("busy");
+      return server(run, progress).then(function (srv) {
+        say(body.dataset.running);
+        return srv.run(lines);
+      }).finally(function () {
+        button.disabled = false;
+        figure.classList.remove("busy");
+      });
+    }
+    function failed(err) { say(body.dataset.runFailed + " " + err.message, "bad"); }
+
+    button.addEventListener("click", function () {
+      send(exchanges.map(function (ex) { return ex.dataset.request; })).then(function (after) {
+        var match = true;
+        exchanges.forEach(function (ex, i) { match = showLive(ex, after[i] || []) && match; });
+        say(match ? body.dataset.match : body.dataset.mismatch, match ? "ok" : "bad");
+      }).catch(failed);
+    });
+
+    // Edit and send: any request can be changed and sent, after the ones
+    // before it, to a fresh connection; Reset brings the pinned one back.
+    exchanges.forEach(function (ex, i) {
+      var req = ex.querySelector(".msg.req");
+      var label = req.querySelector(".label");
+      var code = req.querySelector(".code");
+      var edit = document.createElement("button");
+      edit.type = "button";
+      edit.className = "edit";
+      edit.textContent = body.dataset.edit;
+      label.appendChild(edit);
+      var editor = null;
+      edit.addEventListener("click", function () {
+        if (editor) { editor.querySelector("textarea").focus(); return; }
+        editor = document.createElement("div");
+        editor.className = "editor";
+        editor.innerHTML = "<textarea spellcheck=\"false\" autocapitalize=\"off\"></textarea><div class=\"editor-actions\">" +
+          "<button type=\"button\" class=\"send\">" + escapeHTML(body.dataset.send) + "</button>" +
+          "<button type=\"button\" class=\"reset\">" + escapeHTML(body.dataset.reset) + "</button></div>";
+        var area = editor.querySelector("textarea");
+        area.value = pretty(ex.dataset.request);
+        area.rows = Math.min(area.value.split("\n").length + 1, 24);
+        code.hidden = true;
+        req.appendChild(editor);
+        area.focus();
+        editor.querySelector(".send").addEventListener("click", function () {
+          var line = compact(area.value);
+          if (!line) { area.focus(); return; }
+          var lines = exchanges.slice(0, i).map(function (e) { return e.dataset.request; });
+          lines.push(line);
+          send(lines).then(function (after) {
+            var same = showLive(ex, after[after.length - 1] || [], true);
+            say(body.dataset.sent + " " + body.dataset[ex.querySelector(".msg.live").dataset.outcome], same ? "ok" : "");
+          }).catch(failed);
+        });
+        editor.querySelector(".reset").addEventListener("click", function () {
+          editor.remove();
+          editor = null;
+          code.hidden = false;
+          var live = ex.querySelector(".msg.live");
+          if (live) { live.remove(); }
+          ex.classList.remove("has-live");
+          say("");
+        });
+      });
     });
   });
 }());

@@ -7,7 +7,9 @@
 //
 // The guide talks to its servers this way in three places: the testscript
 // command that pins each chapter's wire exchange (package exchange), the
-// raw command of mcpc, and the Run button of the served docs site.
+// raw command of mcpc, and the docs site's Run buttons, where the chapter
+// runs in the page, compiled to WebAssembly, and mcp.Main drives it with
+// [Send] instead of a process's stdin.
 package lockstep
 
 import (
@@ -67,7 +69,7 @@ func Run(ctx context.Context, cmd *exec.Cmd, lines []string, replyTimeout time.D
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("starting the server: %v", err)
 	}
-	received := readLines(out)
+	received := Lines(out)
 	defer func() {
 		if err != nil {
 			cmd.Process.Kill()
@@ -76,21 +78,8 @@ func Run(ctx context.Context, cmd *exec.Cmd, lines []string, replyTimeout time.D
 			cmd.Wait()
 		}
 	}()
-
-	owed := OwedReplies(lines)
-	for n, line := range lines {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		if _, err := io.WriteString(in, line+"\n"); err != nil {
-			return fmt.Errorf("request line %d: writing to the server: %v", n+1, err)
-		}
-		if !owed[n] {
-			continue
-		}
-		if err := awaitReply(ctx, received, line, replyTimeout, each); err != nil {
-			return fmt.Errorf("request line %d: %w", n+1, err)
-		}
+	if err := Send(ctx, in, received, lines, replyTimeout, each); err != nil {
+		return err
 	}
 
 	in.Close()
@@ -114,6 +103,37 @@ func Run(ctx context.Context, cmd *exec.Cmd, lines []string, replyTimeout time.D
 			return &ExitError{fmt.Errorf("waiting for the server to exit: %w", ctx.Err())}
 		}
 	}
+}
+
+// Send is the lock step of [Run] without the process: it writes the lines to
+// in one at a time, each in one Write, skipping blank ones, and after each
+// line that is owed a reply ([OwedReplies]) passes the lines received
+// yields to each until a response comes, at most replyTimeout (zero for no bound but ctx). received
+// is [Lines] of the server's output; Send leaves it, and in, open.
+func Send(ctx context.Context, in io.Writer, received <-chan []byte, lines []string, replyTimeout time.Duration, each func(line []byte)) error {
+	owed := OwedReplies(lines)
+	for n, line := range lines {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if _, err := io.WriteString(in, line+"\n"); err != nil {
+			return fmt.Errorf("request line %d: writing to the server: %v", n+1, err)
+		}
+		if !owed[n] {
+			continue
+		}
+		if err := awaitReply(ctx, received, line, replyTimeout, each); err != nil {
+			return fmt.Errorf("request line %d: %w", n+1, err)
+		}
+	}
+	return nil
+}
+
+// Pass checks that line, as a server wrote it, is a JSON-RPC message or a
+// batch of them ending in a newline, and hands it to each.
+func Pass(line []byte, each func(line []byte)) error {
+	_, err := pass(line, each)
+	return err
 }
 
 // awaitReply passes the lines the server writes to each until one is a
@@ -157,9 +177,9 @@ func pass(line []byte, each func([]byte)) (reply bool, err error) {
 	return reply, nil
 }
 
-// readLines sends each line read from r on the returned channel, which it
-// closes at the end of r.
-func readLines(r io.Reader) <-chan []byte {
+// Lines sends each line read from r, newline included, on the returned
+// channel, which it closes at the end of r.
+func Lines(r io.Reader) <-chan []byte {
 	lines := make(chan []byte)
 	go func() {
 		defer close(lines)

@@ -14,7 +14,7 @@ import (
 // parses, since pages in every language include the same files.
 type resolver struct {
 	root        fs.FS
-	live        bool
+	modules     map[string]module // the chapters' browser modules, by directory
 	ui          map[string]string // the interface strings of the page's language
 	files       map[string][]byte
 	transcripts map[string]*Transcript // by Transcript.Key
@@ -30,10 +30,10 @@ type resolver struct {
 	rewrite func(dest string) string
 }
 
-func newResolver(root fs.FS, live bool) *resolver {
+func newResolver(root fs.FS, modules map[string]module) *resolver {
 	return &resolver{
 		root:        root,
-		live:        live,
+		modules:     modules,
 		files:       make(map[string][]byte),
 		transcripts: make(map[string]*Transcript),
 		literals:    make(map[string][]string),

@@ -38,7 +38,9 @@
 //
 // go includes declarations by name (Type.Method for a method, (Name) for the
 // whole const, var or type group that declares Name), a region
-// between "// region: name" and "// endregion" comments, or the whole file.
+// between "// region: name" and "// endregion" comments, or the whole file;
+// declarations that are not next to each other in the file are joined by a
+// "// ..." line.
 // file includes a whole file that is not Go, highlighted as the language
 // named (one chroma knows), such as a configuration a test runs.
 // example includes an Example function's body and its checked output.
@@ -65,4 +67,16 @@
 //
 // A directive that does not resolve, a heading without an id, a link to a
 // page or anchor that does not exist: each fails [Build].
+//
+// # Run buttons
+//
+// Given the chapters compiled for the browser ([Config].Browser), each
+// chapter transcript gets a Run button and each of its requests an Edit
+// button. The site's script loads the chapter's module on the first Run,
+// from script files under assets/run/ (a page opened from file:// may load
+// a script but not fetch a .wasm file), starts it with the toolchain's
+// wasm_exec.js, and sends the requests to the server that mcp.Main hands
+// the page, in lock step, on a fresh connection for every run. The live
+// replies are shown beside the pinned ones and compared byte for byte. The
+// site needs no server: [Handler] serves it as any static host would.
 package site

@@ -40,12 +40,16 @@ func (r *resolver) goDecls(file string, names []string) (template.HTML, string, 
 		if err != nil {
 			return "", "", err
 		}
+		prevEnd := -1
 		for _, name := range names {
-			p, ok := declSource(fset, f, src, name)
+			p, from, to, ok := declSource(fset, f, src, name)
 			if !ok {
 				return "", "", fmt.Errorf("%s: no declaration named %s", file, name)
 			}
-			parts = append(parts, p)
+			if prevEnd >= 0 && (from < prevEnd || len(bytes.TrimSpace(src[prevEnd:from])) > 0) {
+				parts = append(parts, elision) // the file has more between them
+			}
+			parts, prevEnd = append(parts, p), to
 		}
 	}
 	code := strings.Join(parts, "\n\n")
@@ -53,17 +57,23 @@ func (r *resolver) goDecls(file string, names []string) (template.HTML, string, 
 	return figure("source", "", sourceCaption(file, what), r.highlight("go", code)), code, nil
 }
 
+// elision stands between two included declarations that are not next to
+// each other in their file, so that what lies between them is not silently
+// dropped.
+const elision = "// ..."
+
 // declSource returns the source of the declaration called name (Type.Method
-// for a method), with its doc comment. A name declared in a group, such as
+// for a method), with its doc comment, and where it starts and ends in src. A name declared in a group, such as
 // one const among several, is returned with the comment of its spec alone;
 // "(Name)" returns the whole group.
-func declSource(fset *token.FileSet, f *ast.File, src []byte, name string) (string, bool) {
+func declSource(fset *token.FileSet, f *ast.File, src []byte, name string) (code string, from, to int, ok bool) {
 	name, group := strings.CutPrefix(name, "(")
 	if group {
 		name = strings.TrimSuffix(name, ")")
 	}
-	text := func(from, to token.Pos) string {
-		return string(src[fset.Position(from).Offset:fset.Position(to).Offset])
+	offset := func(p token.Pos) int { return fset.Position(p).Offset }
+	text := func(start, end token.Pos) (string, int, int, bool) {
+		return string(src[offset(start):offset(end)]), offset(start), offset(end), true
 	}
 	recv, fn, isMethod := strings.Cut(name, ".")
 	for _, d := range f.Decls {
@@ -79,7 +89,7 @@ func declSource(fset *token.FileSet, f *ast.File, src []byte, name string) (stri
 			if d.Doc != nil {
 				start = d.Doc.Pos()
 			}
-			return text(start, d.End()), true
+			return text(start, d.End())
 		case *ast.GenDecl:
 			for _, s := range d.Specs {
 				if !specDeclares(s, name) {
@@ -90,17 +100,18 @@ func declSource(fset *token.FileSet, f *ast.File, src []byte, name string) (stri
 					if d.Doc != nil {
 						start = d.Doc.Pos()
 					}
-					return text(start, d.End()), true
+					return text(start, d.End())
 				}
 				start, doc := s.Pos(), specDoc(s)
 				if doc != nil {
 					start = doc.Pos()
 				}
-				return d.Tok.String() + " " + text(start, s.End()), true
+				code, from, to, ok := text(start, s.End())
+				return d.Tok.String() + " " + code, from, to, ok
 			}
 		}
 	}
-	return "", false
+	return "", 0, 0, false
 }
 
 // receiverName returns the type name of a method's receiver.

@@ -2,7 +2,9 @@ package site
 
 import (
 	"bytes"
+	"fmt"
 	"html/template"
+	"regexp"
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
@@ -40,7 +42,23 @@ func highlight(lang, code string) template.HTML {
 		return plain(code)
 	}
 	b.WriteString(`</div>`)
+	if lang == "json" {
+		return template.HTML(hangIndent(b.String()))
+	}
 	return template.HTML(b.String())
+}
+
+// indentedLine matches the start of a highlighted line and its indentation.
+var indentedLine = regexp.MustCompile(`<span class="line"><span class="cl">( +)`)
+
+// hangIndent gives each indented line of highlighted code its indentation
+// as the --indent property, so that the style sheet can make a wrapped line
+// continue under its own start rather than at column 0.
+func hangIndent(html string) string {
+	return indentedLine.ReplaceAllStringFunc(html, func(m string) string {
+		n := len(m) - len(`<span class="line"><span class="cl">`)
+		return fmt.Sprintf(`<span class="line" style="--indent:%d"><span class="cl">%s`, n, strings.Repeat(" ", n))
+	})
 }
 
 // plain returns text unhighlighted, in the same wrapper and classes as

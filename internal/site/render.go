@@ -30,8 +30,7 @@ type pageData struct {
 	Prev     *link
 	Next     *link
 	Content  template.HTML
-	Behind   *link // set when a translation is behind its English page
-	Live     bool
+	Behind   *link  // set when a translation is behind its English page
 	Sections []link // the landing page's list of pages
 }
 
@@ -45,7 +44,7 @@ func loadTemplate(docs fs.FS) (*template.Template, error) {
 }
 
 // renderPage executes the template for page i of language l.
-func renderPage(tmpl *template.Template, live bool, langs []*Language, l *Language, slugs []string, pages map[string][]*page, i int) ([]byte, error) {
+func renderPage(tmpl *template.Template, langs []*Language, l *Language, slugs []string, pages map[string][]*page, i int) ([]byte, error) {
 	p := pages[l.Code][i]
 	en := pages[SourceLanguage]
 	// pageIn returns slug j in l, falling back to English.
@@ -57,7 +56,7 @@ func renderPage(tmpl *template.Template, live bool, langs []*Language, l *Langua
 	}
 	d := &pageData{
 		Lang: l, UI: l.UI, Title: p.src.title, Root: relative(p.url, ""),
-		Home: i == 0, TOC: p.headings, Content: p.content, Live: live,
+		Home: i == 0, TOC: p.headings, Content: p.content,
 	}
 	for j := range slugs {
 		q, lang := pageIn(j)

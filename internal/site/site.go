@@ -24,9 +24,10 @@ type Config struct {
 	Root fs.FS
 	// Docs is the docs tree (see the package documentation).
 	Docs fs.FS
-	// Live renders a Run button under each chapter transcript, for a site
-	// served by [Handler]; a static site says how to run it instead.
-	Live bool
+	// Browser holds the chapters compiled for the browser: with them, each
+	// chapter transcript has a Run button, answered inside the page, in a
+	// served site and a static one alike. Without them it has none.
+	Browser *Browser
 }
 
 // Site is a built site.
@@ -61,8 +62,13 @@ func Build(cfg Config) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
+	site := &Site{Files: make(map[string][]byte)}
+	modules, err := site.addModules(cfg.Browser)
+	if err != nil {
+		return nil, err
+	}
 	md := newMarkdown()
-	res := newResolver(cfg.Root, cfg.Live)
+	res := newResolver(cfg.Root, modules)
 	var errs []error
 	fail := func(err error) { errs = append(errs, err) }
 
@@ -104,7 +110,7 @@ func Build(cfg Config) (*Site, error) {
 		return nil, errors.Join(errs...)
 	}
 
-	site := &Site{Files: make(map[string][]byte), Transcripts: res.transcripts}
+	site.Transcripts = res.transcripts
 	tmpl, err := loadTemplate(cfg.Docs)
 	if err != nil {
 		return nil, err
@@ -115,7 +121,7 @@ func Build(cfg Config) (*Site, error) {
 			if p == nil {
 				continue
 			}
-			b, err := renderPage(tmpl, cfg.Live, langs, l, slugs, pages, i)
+			b, err := renderPage(tmpl, langs, l, slugs, pages, i)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %v", p.src.file, err)
 			}

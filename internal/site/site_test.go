@@ -1,9 +1,17 @@
 package site
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"fmt"
+	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -73,11 +81,13 @@ func TestIncludes(t *testing.T) {
 		{":::go chapters/01-demo/main.go shelfBottom", []string{"shelfBottom"}, []string{"shelfTop", "Kinds of shelf"}},
 		{":::go chapters/01-demo/main.go (shelfBottom)", []string{"Kinds of shelf", "shelfTop", "shelfBottom"}, nil},
 		{":::go chapters/01-demo/main.go shelf.add", []string{"add puts a book", "the shelf is full", "append"}, []string{"func main"}},
-		{":::go chapters/01-demo/main.go shelf main", []string{"shelf holds books", "func", "main"}, []string{"add puts"}},
+		{":::go chapters/01-demo/main.go shelf main", []string{"shelf holds books", "func", "main", "// ..."}, []string{"add puts"}},
+		{":::go chapters/01-demo/main.go shelf shelf.add", []string{"shelf holds books", "add puts a book"}, []string{"// ..."}},
+		{":::go chapters/01-demo/main.go main shelf", []string{"shelf holds books", "main", "// ..."}, nil},
 		{":::go chapters/01-demo/main.go region:full", []string{"the shelf is full"}, []string{"append", "// region:", "endregion"}},
 		{":::go chapters/01-demo/main.go", []string{"Package main is a demo chapter", "append"}, nil},
 		{":::example chapters/01-demo/example_test.go Example_full", []string{"Dune", "the shelf is full", `class="output"`}, []string{"Output:", "// &lt;nil&gt;"}},
-		{":::transcript testdata/scripts/01-demo/demo.txtar ok", []string{`id="t01-demo-ok"`, "notifications/initialized", `class="noreply"`, "cmp stdout want/ok.jsonl", `class="run-note"`}, []string{"run-button"}},
+		{":::transcript testdata/scripts/01-demo/demo.txtar ok", []string{`id="t01-demo-ok"`, "notifications/initialized", `class="noreply"`, "cmp stdout want/ok.jsonl"}, []string{"run-button", "run-note"}},
 		{":::file deploy/shelf.conf nginx", []string{"deploy/shelf.conf", "upstream", "shelves"}, nil},
 		{`:::message msgs "msgs: the shelf is full"`, []string{"msgs: the shelf is full"}, nil},
 		{`:::message msgs "<n> books, at most <max>"`, []string{"&lt;n&gt; books, at most &lt;max&gt;"}, nil},
@@ -175,14 +185,60 @@ func TestKebab(t *testing.T) {
 	}
 }
 
-func TestLiveRunButton(t *testing.T) {
-	s, err := Build(Config{Root: testRoot(t), Docs: testDocs(t, en("index", ":::transcript testdata/scripts/01-demo/demo.txtar ok\n")), Live: true})
+// TestRunButton checks that a chapter transcript gets a Run button when
+// the chapter's module is given, and that the module's script files hand
+// the page the module, compressed, part by part, in order.
+func TestRunButton(t *testing.T) {
+	docs := testDocs(t, en("index", ":::transcript testdata/scripts/01-demo/demo.txtar ok\n"))
+	if page := string(mustBuild(t, en("index", ":::transcript testdata/scripts/01-demo/demo.txtar ok\n")).Files["index.html"]); strings.Contains(page, "run-button") {
+		t.Errorf("a site without modules has a Run button")
+	}
+	wasm := make([]byte, 400<<10) // random, so that even compressed it needs several parts
+	rand.NewChaCha8([32]byte{}).Read(wasm)
+	s, err := Build(Config{Root: testRoot(t), Docs: docs, Browser: &Browser{
+		Modules:  map[string][]byte{"chapters/01-demo": wasm},
+		WasmExec: []byte("// the toolchain's wasm_exec.js"),
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	page := string(s.Files["index.html"])
-	if !strings.Contains(page, `class="run-button" data-key="testdata/scripts/01-demo/demo.txtar#ok"`) || strings.Contains(page, "run-note") {
-		t.Errorf("a live page has no Run button, or still has the note:\n%s", page)
+	m := regexp.MustCompile(`<div class="run" data-module="01-demo" data-parts="(\d+)" data-size="(\d+)"><button type="button" class="run-button">`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no Run button for the demo chapter's module:\n%s", page)
+	}
+	if !strings.Contains(page, `data-request="{&#34;jsonrpc&#34;:&#34;2.0&#34;`) {
+		t.Errorf("the exchanges do not carry their raw requests")
+	}
+	parts, _ := strconv.Atoi(m[1])
+	if parts < 2 {
+		t.Errorf("the module comes in %d parts, want several", parts)
+	}
+	var enc strings.Builder
+	for i := range parts {
+		js := string(s.Files[fmt.Sprintf("assets/run/01-demo.%d.js", i)])
+		part := regexp.MustCompile(`^guideModulePart\("01-demo", ` + strconv.Itoa(i) + `, "([A-Za-z0-9+/=]*)"\);\n$`).FindStringSubmatch(js)
+		if part == nil {
+			t.Fatalf("part %d is %.80q", i, js)
+		}
+		enc.WriteString(part[1])
+	}
+	z, err := base64.StdEncoding.DecodeString(enc.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size, _ := strconv.Atoi(m[2]); size != len(z) {
+		t.Errorf("data-size=%d, the module is %d bytes", size, len(z))
+	}
+	r, err := gzip.NewReader(bytes.NewReader(z))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := io.ReadAll(r); err != nil || !bytes.Equal(got, wasm) {
+		t.Errorf("the parts hold %d bytes (%v), want the %d of the module", len(got), err, len(wasm))
+	}
+	if string(s.Files["assets/run/wasm_exec.js"]) != "// the toolchain's wasm_exec.js" {
+		t.Errorf("wasm_exec.js is not the one given")
 	}
 	tr := s.Transcripts["testdata/scripts/01-demo/demo.txtar#ok"]
 	if tr == nil || tr.Chapter != "chapters/01-demo" || len(tr.Requests) != 3 || len(tr.Replies) != 2 {

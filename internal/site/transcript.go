@@ -172,7 +172,8 @@ func (r *resolver) transcript(archive, name string) (template.HTML, string, erro
 		if handshake > 0 && i == 0 {
 			b.WriteString(`<details class="handshake"><summary>` + esc(r.ui["handshake"]) + `</summary>`)
 		}
-		b.WriteString(`<div class="exchange"><div class="msg req"><div class="label">` + esc(r.ui["request"]) + `</div>`)
+		fmt.Fprintf(&b, `<div class="exchange" data-request="%s" data-reply="%s"><div class="msg req"><div class="label">%s</div>`,
+			esc(e.request), esc(e.reply), esc(r.ui["request"]))
 		b.WriteString(string(r.highlight("json", pretty(e.request))))
 		b.WriteString(`</div><div class="msg res"><div class="label">` + esc(r.ui["pinned"]) + `</div>`)
 		switch {
@@ -189,13 +190,9 @@ func (r *resolver) transcript(archive, name string) (template.HTML, string, erro
 		}
 		text.WriteString(e.request + " " + e.reply + " ")
 	}
-	if t.Chapter != "" {
-		if r.live {
-			fmt.Fprintf(&b, `<div class="run"><button type="button" class="run-button" data-key="%s">%s</button><span class="run-status" role="status"></span></div>`,
-				esc(t.Key()), esc(r.ui["run"]))
-		} else {
-			fmt.Fprintf(&b, `<p class="run-note">%s <code>go run ./docs</code></p>`, esc(r.ui["runNote"]))
-		}
+	if m, ok := r.modules[t.Chapter]; ok {
+		fmt.Fprintf(&b, `<div class="run" data-module="%s" data-parts="%d" data-size="%d"><button type="button" class="run-button">%s</button><span class="run-status" role="status"></span></div>`,
+			esc(m.name), m.parts, m.size, esc(r.ui["run"]))
 	}
 	caption := sourceCaption(archive, fmt.Sprintf(r.ui["checkedBy"], "cmp stdout want/"+name+".jsonl"))
 	return figure("transcript", t.ID(), caption, template.HTML(b.String())), text.String(), nil
