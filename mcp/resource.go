@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"strings"
-	"unicode/utf8"
 
+	"github.com/mcpbookshop/guide/mcp/internal/urimatch"
 	"github.com/yosida95/uritemplate/v3"
 )
 
@@ -64,7 +63,7 @@ type registeredResource struct {
 // registeredTemplate is a resource template, compiled, with its handler.
 type registeredTemplate struct {
 	ResourceTemplate
-	match   *uriMatcher
+	match   *urimatch.Matcher
 	handler ResourceHandler
 }
 
@@ -96,7 +95,7 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
 	if t.MIMEType == "" {
 		t.MIMEType = defaultMIMEType
 	}
-	s.tmpls = append(s.tmpls, &registeredTemplate{t, newURIMatcher(tmpl, t.URITemplate), h})
+	s.tmpls = append(s.tmpls, &registeredTemplate{t, urimatch.New(tmpl, t.URITemplate), h})
 }
 
 // listResourcesResult is the result of resources/list.
@@ -163,9 +162,9 @@ func (s *Server) readResource(ctx context.Context, r *request) (any, *Error) {
 	} else {
 		// A template matches URIs, whose non-ASCII characters are
 		// percent-encoded; clients often send them raw (as IRIs).
-		target := escapeNonASCII(uri)
+		target := urimatch.EscapeNonASCII(uri)
 		for _, t := range s.tmpls {
-			if req.Params = t.match.match(target); req.Params != nil {
+			if req.Params = t.match.Match(target); req.Params != nil {
 				h, mime = t.handler, t.MIMEType
 				break
 			}
@@ -206,23 +205,4 @@ func (s *Server) runResource(ctx context.Context, h ResourceHandler, req *Resour
 		return "", errResourceNotFound.error(nf.Message, req.URI)
 	}
 	return "", errResourceFailed.withCause(err, req.URI)
-}
-
-// escapeNonASCII percent-encodes the bytes of s outside ASCII, turning an IRI
-// into the URI a template can match; the match decodes them again.
-func escapeNonASCII(s string) string {
-	i := strings.IndexFunc(s, func(r rune) bool { return r >= utf8.RuneSelf })
-	if i < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.WriteString(s[:i])
-	for _, c := range []byte(s[i:]) {
-		if c < utf8.RuneSelf {
-			b.WriteByte(c)
-		} else {
-			fmt.Fprintf(&b, "%%%02X", c)
-		}
-	}
-	return b.String()
 }

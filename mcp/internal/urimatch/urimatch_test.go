@@ -1,4 +1,4 @@
-package mcp
+package urimatch
 
 import (
 	"maps"
@@ -56,15 +56,15 @@ func libraryMatch(tmpl *uritemplate.Template, uri string) map[string]string {
 }
 
 // checkTemplateMatch compares the matcher with the library on src and an
-// IRI, as readResource matches it.
+// IRI, as package mcp matches a resource read.
 func checkTemplateMatch(t *testing.T, src, iri string) {
 	t.Helper()
 	tmpl, err := uritemplate.New(src)
 	if err != nil {
 		return
 	}
-	uri := escapeNonASCII(iri)
-	got, want := newURIMatcher(tmpl, src).match(uri), libraryMatch(tmpl, uri)
+	uri := EscapeNonASCII(iri)
+	got, want := New(tmpl, src).Match(uri), libraryMatch(tmpl, uri)
 	if (got == nil) != (want == nil) || !maps.Equal(got, want) {
 		t.Errorf("template %q, URI %q: %q; the library gives %q", src, iri, got, want)
 	}
@@ -74,20 +74,20 @@ func TestTemplateMatchAsTheLibrary(t *testing.T) {
 	scanned := 0
 	for _, c := range templateCases {
 		checkTemplateMatch(t, c.tmpl, c.uri)
-		if tmpl, err := uritemplate.New(c.tmpl); err == nil && newURIMatcher(tmpl, c.tmpl).tmpl == nil {
+		if tmpl, err := uritemplate.New(c.tmpl); err == nil && New(tmpl, c.tmpl).tmpl == nil {
 			scanned++
 		}
 	}
 	if scanned < len(templateCases)/2 {
 		t.Errorf("the scan matched only %d of the templates", scanned)
 	}
-	if tmpl := uritemplate.MustNew("books://{title}"); newURIMatcher(tmpl, "books://{title}").tmpl != nil {
+	if tmpl := uritemplate.MustNew("books://{title}"); New(tmpl, "books://{title}").tmpl != nil {
 		t.Errorf("books://{title} is left to the library")
 	}
 }
 
 // FuzzTemplateMatch looks for a template and a URI that the matcher and
-// the library match differently: go test -run '^$' -fuzz FuzzTemplateMatch ./mcp/
+// the library match differently: go test -run '^$' -fuzz FuzzTemplateMatch ./mcp/internal/urimatch/
 func FuzzTemplateMatch(f *testing.F) {
 	for _, c := range templateCases {
 		f.Add(c.tmpl, c.uri)
@@ -99,11 +99,11 @@ func FuzzTemplateMatch(f *testing.F) {
 // a URI that matches.
 func BenchmarkTemplateMatch(b *testing.B) {
 	tmpl := uritemplate.MustNew("books://{title}")
-	m := newURIMatcher(tmpl, "books://{title}")
+	m := New(tmpl, "books://{title}")
 	b.Run("scan", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if m.match("books://Dune") == nil {
+			if m.Match("books://Dune") == nil {
 				b.Fatal("no match")
 			}
 		}

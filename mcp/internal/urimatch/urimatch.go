@@ -1,13 +1,18 @@
-package mcp
+// Package urimatch matches URIs against RFC 6570 URI templates, as the
+// template library does, but faster for the templates servers usually
+// register.
+package urimatch
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yosida95/uritemplate/v3"
 )
 
-// uriMatcher matches URIs against a resource template. A template of
+// Matcher matches URIs against a resource template. A template of
 // literals and simple {name} expressions (RFC 6570 level 1) that starts
 // with a literal (a URI's scheme), each expression followed by nothing or
 // by a literal that starts with a character no value holds, is matched by
@@ -16,21 +21,20 @@ import (
 // level, with 2 allocations (the variables' map) instead of 125
 // (BenchmarkTemplateMatch). Any other template is matched by the library.
 // Both give the same variables for every URI (FuzzTemplateMatch).
-type uriMatcher struct {
+type Matcher struct {
 	tmpl  *uritemplate.Template // for a template the scan does not cover
 	lits  []string              // literals: before the first name, then after each
 	names []string              // the expressions' variable names
 }
 
-// newURIMatcher compiles the matcher of a parsed template whose text is
-// src.
-func newURIMatcher(tmpl *uritemplate.Template, src string) *uriMatcher {
+// New compiles the matcher of a parsed template whose text is src.
+func New(tmpl *uritemplate.Template, src string) *Matcher {
 	if src == "" || src[0] == '{' {
 		// Such a template matches the empty URI, and the library then
 		// matches any one character too: leave that to it.
-		return &uriMatcher{tmpl: tmpl}
+		return &Matcher{tmpl: tmpl}
 	}
-	m := new(uriMatcher)
+	m := new(Matcher)
 	rest := src
 	for {
 		open := strings.IndexByte(rest, '{')
@@ -40,14 +44,14 @@ func newURIMatcher(tmpl *uritemplate.Template, src string) *uriMatcher {
 		end := open + strings.IndexByte(rest[open:], '}')
 		lit, name := rest[:open], rest[open+1:end]
 		if len(m.names) > 0 && !endsValue(lit) || !simpleName(name) || slices.Contains(m.names, name) {
-			return &uriMatcher{tmpl: tmpl}
+			return &Matcher{tmpl: tmpl}
 		}
 		m.lits = append(m.lits, lit)
 		m.names = append(m.names, name)
 		rest = rest[end+1:]
 	}
 	if len(m.names) > 0 && rest != "" && !endsValue(rest) {
-		return &uriMatcher{tmpl: tmpl}
+		return &Matcher{tmpl: tmpl}
 	}
 	m.lits = append(m.lits, rest)
 	return m
@@ -81,10 +85,10 @@ func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
-// match returns the variables of uri, percent-decoded, or nil when it does
+// Match returns the variables of uri, percent-decoded, or nil when it does
 // not match. uri is in URI form: an IRI's non-ASCII characters
-// percent-encoded (see escapeNonASCII).
-func (m *uriMatcher) match(uri string) map[string]string {
+// percent-encoded (see [EscapeNonASCII]).
+func (m *Matcher) Match(uri string) map[string]string {
 	if m.tmpl != nil {
 		vals := m.tmpl.Match(uri)
 		if vals == nil {
@@ -169,4 +173,23 @@ func unhex(c byte) byte {
 		return c - 'A' + 10
 	}
 	return c - 'a' + 10
+}
+
+// EscapeNonASCII percent-encodes the bytes of s outside ASCII, turning an IRI
+// into the URI a template can match; the match decodes them again.
+func EscapeNonASCII(s string) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return r >= utf8.RuneSelf })
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for _, c := range []byte(s[i:]) {
+		if c < utf8.RuneSelf {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
 }
