@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpbookshop/guide/mcp/internal/logbuf"
 )
 
 // Server is an MCP server: a name, tools and resources. Register everything
@@ -17,7 +19,7 @@ type Server struct {
 	infoMeta serverMeta // info, as the _meta of modern results carries it
 	opts     Options
 	log      *slog.Logger
-	logw     *logWriter // the default logger's buffer; nil for Options.Logger
+	logw     *logbuf.Writer // the default logger's buffer; nil for Options.Logger
 	tools    []*registeredTool
 	byName   map[string]*registeredTool
 	static   []*registeredResource
@@ -83,10 +85,19 @@ func NewServer(name, version string, opts *Options) *Server {
 	}
 	s.log = s.opts.Logger
 	if s.log == nil {
-		s.logw = newLogWriter(os.Stderr)
+		s.logw = logbuf.New(os.Stderr, logbuf.FlushDelay)
 		s.log = slog.New(slog.NewTextHandler(s.logw, nil))
 	}
 	return s
+}
+
+// flushLog writes the log lines still buffered, when the server logs
+// through the default logger: when it stops serving, before Main exits,
+// and at once after a recovered panic.
+func (s *Server) flushLog() {
+	if s.logw != nil {
+		s.logw.Flush()
+	}
 }
 
 // session is the protocol state of one connection (a stream, or an HTTP

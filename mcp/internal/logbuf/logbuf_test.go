@@ -1,8 +1,6 @@
-package mcp
+package logbuf
 
 import (
-	"bytes"
-	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -30,10 +28,9 @@ func (w *writeRecorder) all() []string {
 	return append([]string(nil), w.writes...)
 }
 
-func TestLogWriterGathersLines(t *testing.T) {
+func TestWriterGathersLines(t *testing.T) {
 	rec := &writeRecorder{got: make(chan struct{}, 100)}
-	l := newLogWriter(rec)
-	l.delay = never // only Flush and a full buffer write
+	l := New(rec, never) // only Flush and a full buffer write
 	line := strings.Repeat("x", 99) + "\n"
 	for range 100 {
 		l.Write([]byte(line))
@@ -46,11 +43,11 @@ func TestLogWriterGathersLines(t *testing.T) {
 		t.Fatalf("after Flush: %d writes, want the 100 lines in one", len(w))
 	}
 	// A full buffer is written at once.
-	for range logBufferSize/len(line) + 1 {
+	for range BufferSize/len(line) + 1 {
 		l.Write([]byte(line))
 	}
-	if w := rec.all(); len(w) != 2 || len(w[1]) < logBufferSize {
-		t.Fatalf("a full buffer: %d writes, want 2, the last of %d bytes or more", len(w), logBufferSize)
+	if w := rec.all(); len(w) != 2 || len(w[1]) < BufferSize {
+		t.Fatalf("a full buffer: %d writes, want 2, the last of %d bytes or more", len(w), BufferSize)
 	}
 	l.Write([]byte(line))
 	l.Flush()
@@ -60,32 +57,17 @@ func TestLogWriterGathersLines(t *testing.T) {
 	}
 }
 
-func TestLogWriterFlushesAfterTheDelay(t *testing.T) {
+func TestWriterFlushesAfterTheDelay(t *testing.T) {
 	rec := &writeRecorder{got: make(chan struct{}, 100)}
-	l := newLogWriter(rec)
+	l := New(rec, FlushDelay)
 	l.Write([]byte("one\n"))
 	l.Write([]byte("two\n"))
 	select {
 	case <-rec.got:
-	case <-time.After(testTimeout):
+	case <-time.After(5 * time.Second):
 		t.Fatal("the lines were never written")
 	}
 	if w := rec.all(); len(w) != 1 || w[0] != "one\ntwo\n" {
 		t.Errorf("writes %q, want both lines in one", w)
-	}
-}
-
-func TestServeFlushesTheDefaultLog(t *testing.T) {
-	s := NewServer("t", "1", nil)
-	rec := &writeRecorder{got: make(chan struct{}, 100)}
-	s.logw.w = rec
-	s.logw.delay = never
-	in := strings.Repeat(`{"jsonrpc":"2.0","id":1,"method":"nope"}`+"\n", 3)
-	var out bytes.Buffer
-	if err := s.Serve(context.Background(), strings.NewReader(in), &out); err != nil {
-		t.Fatal(err)
-	}
-	if w := rec.all(); len(w) != 1 || strings.Count(w[0], "protocol error") != 3 {
-		t.Errorf("log after Serve: %q, want the 3 lines in one write", w)
 	}
 }
