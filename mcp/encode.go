@@ -2,7 +2,8 @@ package mcp
 
 import (
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
 )
 
 // The results sent most often are encoded here without reflection, byte
@@ -36,13 +37,13 @@ func appendResult(b []byte, result any) ([]byte, bool) {
 					b = append(b, ',')
 				}
 				b = append(b, `{"uri":`...)
-				b = appendString(b, c.URI)
+				b = jsonwire.AppendString(b, c.URI)
 				if c.MIMEType != "" {
 					b = append(b, `,"mimeType":`...)
-					b = appendString(b, c.MIMEType)
+					b = jsonwire.AppendString(b, c.MIMEType)
 				}
 				b = append(b, `,"text":`...)
-				b = appendString(b, c.Text)
+				b = jsonwire.AppendString(b, c.Text)
 				b = append(b, '}')
 			}
 			b = append(b, ']')
@@ -55,7 +56,7 @@ func appendResult(b []byte, result any) ([]byte, bool) {
 		}
 		if r.CacheScope != "" {
 			b = append(b, `,"cacheScope":`...)
-			b = appendString(b, r.CacheScope)
+			b = jsonwire.AppendString(b, r.CacheScope)
 		}
 		return append(b, '}'), true
 	}
@@ -73,9 +74,9 @@ func appendContent(b []byte, content []Content) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"type":`...)
-		b = appendString(b, c.Type)
+		b = jsonwire.AppendString(b, c.Type)
 		b = append(b, `,"text":`...)
-		b = appendString(b, c.Text)
+		b = jsonwire.AppendString(b, c.Text)
 		b = append(b, '}')
 	}
 	return append(b, ']')
@@ -86,68 +87,14 @@ func appendContent(b []byte, content []Content) []byte {
 func appendResultMeta(b []byte, m *resultMeta) []byte {
 	if m.ResultType != "" {
 		b = append(b, `,"resultType":`...)
-		b = appendString(b, m.ResultType)
+		b = jsonwire.AppendString(b, m.ResultType)
 	}
 	if m.Meta != nil {
 		b = append(b, `,"_meta":{"io.modelcontextprotocol/serverInfo":{"name":`...)
-		b = appendString(b, m.Meta.ServerInfo.Name)
+		b = jsonwire.AppendString(b, m.Meta.ServerInfo.Name)
 		b = append(b, `,"version":`...)
-		b = appendString(b, m.Meta.ServerInfo.Version)
+		b = jsonwire.AppendString(b, m.Meta.ServerInfo.Version)
 		b = append(b, "}}"...)
 	}
 	return append(b, '}')
-}
-
-// appendString appends s as a JSON string, escaped as encoding/json
-// escapes it with HTML escaping off: quotes, backslashes and control
-// characters, U+2028 and U+2029; invalid UTF-8 becomes U+FFFD.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= ' ' && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, `\b`...)
-			case '\f':
-				b = append(b, `\f`...)
-			case '\n':
-				b = append(b, `\n`...)
-			case '\r':
-				b = append(b, `\r`...)
-			case '\t':
-				b = append(b, `\t`...)
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -9,9 +9,10 @@ import (
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
 )
 
-// unmarshalCases are lines on which unmarshal's fast engine and
+// unmarshalCases are lines on which jsonwire.Unmarshal's fast engine and
 // encoding/json could part ways: case-insensitive and duplicate names,
 // invalid UTF-8, escapes, wrong types, trailing data, big numbers.
 var unmarshalCases = []string{
@@ -53,7 +54,7 @@ var unmarshalCases = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"name":"é😀"}}`,
 }
 
-// TestUnmarshalMatchesEncodingJSON checks that unmarshal gives what
+// TestUnmarshalMatchesEncodingJSON checks that jsonwire.Unmarshal gives what
 // encoding/json gives, value and error text, into each type it serves,
 // names matched exactly (see exactJSON).
 func TestUnmarshalMatchesEncodingJSON(t *testing.T) {
@@ -68,7 +69,7 @@ func TestUnmarshalMatchesEncodingJSON(t *testing.T) {
 func checkUnmarshal[T any](t *testing.T, data []byte) {
 	t.Helper()
 	var got, want T
-	gotErr := unmarshal(data, &got)
+	gotErr := jsonwire.Unmarshal(data, &got)
 	ref := data
 	if reflect.TypeFor[T]().Kind() == reflect.Struct { // whose fields match names
 		ref = exactJSON(data)
@@ -122,16 +123,16 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// BenchmarkUnmarshalEngines compares the two engines unmarshal uses, on a
+// BenchmarkUnmarshalEngines compares the two engines jsonwire.Unmarshal uses, on a
 // tools/call line and on its arguments.
 func BenchmarkUnmarshalEngines(b *testing.B) {
 	line := benchCall(`{"title":"Dune"}`, false)
 	args := []byte(`{"title":"Dune"}`)
-	b.Run("message/unmarshal", func(b *testing.B) { benchUnmarshal[message](b, line, unmarshal) })
+	b.Run("message/unmarshal", func(b *testing.B) { benchUnmarshal[message](b, line, jsonwire.Unmarshal) })
 	b.Run("message/encoding-json", func(b *testing.B) { benchUnmarshal[message](b, line, stdUnmarshal) })
-	b.Run("any/unmarshal", func(b *testing.B) { benchUnmarshal[any](b, args, unmarshal) })
+	b.Run("any/unmarshal", func(b *testing.B) { benchUnmarshal[any](b, args, jsonwire.Unmarshal) })
 	b.Run("any/encoding-json", func(b *testing.B) { benchUnmarshal[any](b, args, stdUnmarshal) })
-	b.Run("args/unmarshal", func(b *testing.B) { benchUnmarshal[benchAuthorArgs](b, args, unmarshal) })
+	b.Run("args/unmarshal", func(b *testing.B) { benchUnmarshal[benchAuthorArgs](b, args, jsonwire.Unmarshal) })
 	b.Run("args/encoding-json", func(b *testing.B) { benchUnmarshal[benchAuthorArgs](b, args, stdUnmarshal) })
 }
 
@@ -147,7 +148,7 @@ func benchUnmarshal[T any](b *testing.B, data []byte, f func([]byte, *T) error) 
 	}
 }
 
-// FuzzUnmarshal looks for a line on which unmarshal and encoding/json
+// FuzzUnmarshal looks for a line on which jsonwire.Unmarshal and encoding/json
 // differ: go test -run '^$' -fuzz FuzzUnmarshal ./mcp/
 func FuzzUnmarshal(f *testing.F) {
 	for _, line := range unmarshalCases {

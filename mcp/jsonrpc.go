@@ -3,13 +3,11 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	jsonv1 "github.com/go-json-experiment/json/v1"
+	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
 )
 
 // message is one decoded JSON-RPC message. Every line is decoded once, into
@@ -59,13 +57,13 @@ type decodeError struct {
 func decode(line []byte) (*message, *decodeError) {
 	var typ *json.UnmarshalTypeError
 	m := new(message)
-	if err := unmarshal(line, m); err != nil {
-		if typ = typeError(err); typ == nil {
+	if err := jsonwire.Unmarshal(line, m); err != nil {
+		if typ = jsonwire.TypeError(err); typ == nil {
 			return nil, &decodeError{nil, errParseError.error(err.Error())}
 		}
 		// encoding/json, which read the line for its error, matches
 		// names in any case: the id is the member named exactly "id".
-		m.ID = exactID(line)
+		m.ID = jsonwire.ExactID(line)
 	}
 	if typ != nil && typ.Field == "" {
 		return nil, &decodeError{nil, errNotAnObject.error()}
@@ -96,48 +94,6 @@ func decode(line []byte) (*message, *decodeError) {
 		return nil, &decodeError{id, errParamType.error(typeErrorValues(typ))}
 	}
 	return m, nil
-}
-
-// unmarshal decodes data into v as encoding/json does, error texts
-// included, except that member names match field names exactly, as
-// JSON-RPC and MCP names are case-sensitive ("Id" is not "id"). It decodes
-// with the v2 engine of go-json-experiment/json in its
-// encoding/json-compatible mode (jsonv1): on a tools/call line that is
-// about twice as fast, with 6 allocations instead of 16, and into a tool's
-// argument struct 1 instead of 6 (BenchmarkUnmarshalEngines). Only when
-// that engine fails does it decode again, from v's zero value, with
-// encoding/json itself, whose error texts the wire carries. (The schema
-// checker decodes with encoding/json directly: into an interface value, it
-// is the faster of the two.)
-func unmarshal[T any](data []byte, v *T) error {
-	if jsonv2.Unmarshal(data, v, exactNames) == nil {
-		return nil
-	}
-	var zero T
-	*v = zero
-	return json.Unmarshal(data, v)
-}
-
-// exactNames is encoding/json's behaviour with names matched exactly.
-var exactNames = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv2.MatchCaseInsensitiveNames(false))
-
-// exactID returns the id of a JSON object whose member types may be wrong:
-// the value of its member named exactly "id", or nil.
-func exactID(line []byte) json.RawMessage {
-	var v struct {
-		ID json.RawMessage `json:"id"`
-	}
-	jsonv2.Unmarshal(line, &v, exactNames)
-	return v.ID
-}
-
-// typeError returns the type error in err's chain, or nil. (Kept out of
-// decode, whose every call would otherwise allocate the target errors.As
-// writes to.)
-func typeError(err error) *json.UnmarshalTypeError {
-	var typ *json.UnmarshalTypeError
-	errors.As(err, &typ)
-	return typ
 }
 
 // validID reports whether a raw id is a JSON number, or a JSON string

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
 	"github.com/mcpbookshop/guide/mcp/internal/schema"
 )
 
@@ -141,7 +142,7 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 	result := resultFunc[Out]()
 	rt.call = func(ctx context.Context, raw json.RawMessage) (*CallToolResult, error) {
 		var args In
-		if err := unmarshal(raw, &args); err != nil {
+		if err := jsonwire.Unmarshal(raw, &args); err != nil {
 			return nil, &ArgumentsError{describeDecodeError(err)}
 		}
 		out, err := h(ctx, args)
@@ -156,7 +157,7 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 
 // describeDecodeError says which argument could not be decoded.
 func describeDecodeError(err error) string {
-	if typ := typeError(err); typ != nil && typ.Field != "" {
+	if typ := jsonwire.TypeError(err); typ != nil && typ.Field != "" {
 		return "/" + typ.Field + ": cannot hold the " + typ.Value + " given"
 	}
 	return err.Error()
