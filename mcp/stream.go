@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,7 +11,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-json-experiment/json/jsontext"
+	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
+	"github.com/mcpbookshop/guide/mcp/internal/linereader"
 )
 
 // Serve serves one connection: it reads newline-delimited JSON-RPC messages
@@ -79,9 +79,8 @@ type conn struct {
 	wg  sync.WaitGroup // running handlers
 
 	// The reader's state, owned by the goroutine reading.
-	ctx  context.Context
-	br   *bufio.Reader
-	long []byte // a line longer than the buffer, being assembled
+	ctx   context.Context
+	lines *linereader.Reader
 
 	readDone chan struct{} // closed when the input has ended
 	readErr  error         // why; set before readDone is closed
@@ -96,10 +95,6 @@ type conn struct {
 	draining bool       // set once Serve waits for wg: no handler starts
 }
 
-// readBufferSize is the size of a connection's read buffer; longer lines
-// are assembled, up to Options.MaxLineBytes.
-const readBufferSize = 64 << 10
-
 // handoffDelay is how long a handler runs on the reading goroutine before
 // another goroutine takes over reading.
 const handoffDelay = time.Millisecond
@@ -112,7 +107,7 @@ const never = time.Duration(math.MaxInt64)
 func newConn(ctx context.Context, s *Server, r io.Reader, w io.Writer) *conn {
 	return &conn{
 		srv: s, w: w,
-		ctx: ctx, br: bufio.NewReaderSize(r, readBufferSize), readDone: make(chan struct{}),
+		ctx: ctx, lines: linereader.New(r, s.opts.MaxLineBytes), readDone: make(chan struct{}),
 	}
 }
 
@@ -200,39 +195,15 @@ func (c *conn) endRead(err error) {
 	close(c.readDone)
 }
 
-// readLine returns the next line, or nil for a line over the limit, which
-// it answers. At the end of the input it returns the last line, if any,
-// with io.EOF.
+// readLine returns the next line, answering those over the limit. At the
+// end of the input it returns the last line, if any, with io.EOF.
 func (c *conn) readLine() ([]byte, error) {
 	for {
-		chunk, err := c.br.ReadSlice('\n')
-		switch {
-		case err == bufio.ErrBufferFull:
-			if len(c.long)+len(chunk) > c.srv.opts.MaxLineBytes {
-				c.long = append(c.long, chunk...)
-				id := c.leadingID(c.long)
-				c.long = c.long[:0]
-				if err := skipLine(c.br); err != nil && err != io.EOF {
-					return nil, err
-				}
-				c.tooLong(id)
-				continue
-			}
-			c.long = append(c.long, chunk...)
-			continue
-		case err != nil && err != io.EOF:
-			return nil, err
+		line, err := c.lines.Next()
+		if err != linereader.ErrTooLong {
+			return line, err
 		}
-		line := chunk
-		if len(c.long) > 0 {
-			line = append(c.long, chunk...)
-			c.long = c.long[:0]
-		}
-		if len(bytes.TrimSuffix(line, []byte("\n"))) > c.srv.opts.MaxLineBytes {
-			c.tooLong(c.leadingID(line)) // shorter than the buffer, but over the limit
-			line = nil
-		}
-		return line, err
+		c.tooLong(leadingID(line))
 	}
 }
 
@@ -243,42 +214,14 @@ func (c *conn) tooLong(id json.RawMessage) {
 }
 
 // leadingID returns the id of the too long line that starts with prefix,
-// when its first Options.MaxLineBytes bytes hold it: a member "id" of the
-// top-level object, valid as an id, after members that are valid JSON.
-// It returns nil otherwise, for a reply to null.
-func (c *conn) leadingID(prefix []byte) json.RawMessage {
-	prefix = prefix[:min(len(prefix), c.srv.opts.MaxLineBytes)]
-	dec := jsontext.NewDecoder(bytes.NewReader(prefix), jsontext.AllowDuplicateNames(true))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return nil
+// when prefix holds it: a member "id" of the top-level object, valid as an
+// id, after members that are valid JSON. It returns nil otherwise, for a
+// reply to null.
+func leadingID(prefix []byte) json.RawMessage {
+	if id := json.RawMessage(jsonwire.LeadingMember(prefix, "id")); validID(id) {
+		return bytes.Clone(id)
 	}
-	for {
-		name, err := dec.ReadToken()
-		if err != nil {
-			return nil
-		}
-		isID := name.String() == "id"
-		v, err := dec.ReadValue()
-		if err != nil {
-			return nil
-		}
-		if isID {
-			if id := json.RawMessage(v); validID(id) {
-				return bytes.Clone(id)
-			}
-			return nil
-		}
-	}
-}
-
-// skipLine discards input up to and including the next newline.
-func skipLine(br *bufio.Reader) error {
-	for {
-		_, err := br.ReadSlice('\n')
-		if err != bufio.ErrBufferFull {
-			return err
-		}
-	}
+	return nil
 }
 
 // serveLine serves one line: a message, or a batch where the session's

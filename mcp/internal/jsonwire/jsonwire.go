@@ -4,11 +4,13 @@
 package jsonwire
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
@@ -52,6 +54,30 @@ func TypeError(err error) *json.UnmarshalTypeError {
 	var typ *json.UnmarshalTypeError
 	errors.As(err, &typ)
 	return typ
+}
+
+// LeadingMember returns the value of the first member named name of the
+// JSON object that starts with prefix, when the members before it are
+// valid JSON; nil otherwise, or when that value is cut short.
+func LeadingMember(prefix []byte, name string) jsontext.Value {
+	dec := jsontext.NewDecoder(bytes.NewReader(prefix), jsontext.AllowDuplicateNames(true))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil
+	}
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil
+		}
+		found := tok.String() == name // before ReadValue voids tok
+		v, err := dec.ReadValue()
+		switch {
+		case err != nil:
+			return nil
+		case found:
+			return v
+		}
+	}
 }
 
 // AppendString appends s as a JSON string, escaped as encoding/json
