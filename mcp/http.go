@@ -6,12 +6,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
+
+	"github.com/mcpbookshop/guide/mcp/internal/httpbody"
 )
 
 // The HTTP headers of the Streamable HTTP transport.
@@ -166,12 +166,9 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) *httpError {
 	if herr := checkMedia(r); herr != nil {
 		return herr
 	}
-	buf := bodyPool.Get().(*[]byte)
-	body, err := readBody(w, r, h.opts.MaxBodyBytes, (*buf)[:0])
-	if cap(body) <= maxPooledBody {
-		*buf = body[:0]
-		defer bodyPool.Put(buf)
-	}
+	buf := httpbody.Get() // decode copies what it keeps
+	defer buf.Release()
+	body, err := buf.Read(w, r, h.opts.MaxBodyBytes)
 	var tooLong *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLong):
@@ -199,36 +196,6 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) *httpError {
 		herr.id, herr.method = m.ID, *m.Method
 	}
 	return herr
-}
-
-// bodyPool recycles the buffers request bodies are read into; decode
-// copies what it keeps.
-var bodyPool = sync.Pool{New: func() any { return new([]byte) }}
-
-// maxPooledBody bounds the buffers bodyPool keeps.
-const maxPooledBody = 64 << 10
-
-// readBody reads r's body, at most limit bytes, appending to buf: in one
-// read of the length the request declares, when it declares one, else
-// growing buf as io.ReadAll does.
-func readBody(w http.ResponseWriter, r *http.Request, limit int64, buf []byte) ([]byte, error) {
-	body := http.MaxBytesReader(w, r.Body, limit)
-	if n := r.ContentLength; n > 0 && n <= limit {
-		buf = slices.Grow(buf, int(n))[:n]
-		_, err := io.ReadFull(body, buf) // net/http ends the body there
-		return buf, err
-	}
-	for {
-		buf = slices.Grow(buf, 512)
-		n, err := body.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
-	}
 }
 
 // isModern reports whether m is served statelessly: a request other than
