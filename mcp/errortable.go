@@ -1,12 +1,12 @@
 package mcp
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"reflect"
 	"strings"
+
+	"github.com/mcpbookshop/guide/mcp/internal/placeholder"
 )
 
 // errorRow is one error the server can send: a row of [errorTable].
@@ -182,13 +182,13 @@ func (k errKind) error(values ...any) *Error {
 		}
 		return "<" + name + ">" // a row used with too few values shows the gap
 	}
-	e := &Error{Code: row.code, Message: fill(row.message, value, false), kind: k}
+	e := &Error{Code: row.code, Message: placeholder.Fill(row.message, value, false), kind: k}
 	switch {
 	case row.data == "":
 	case row.data[0] == '{':
-		e.Data = json.RawMessage(fill(row.data, value, true))
+		e.Data = json.RawMessage(placeholder.Fill(row.data, value, true))
 	default:
-		e.Data = fill(row.data, value, false)
+		e.Data = placeholder.Fill(row.data, value, false)
 	}
 	return e
 }
@@ -204,72 +204,7 @@ func (k errKind) withCause(cause error, values ...any) *Error {
 // text returns the text of row k, a tool result, with values filling its
 // placeholders in order.
 func (k errKind) text(values ...string) string {
-	tmpl := k.row().message
-	n, rest := len(tmpl), tmpl
-	for _, v := range values {
-		i, j := placeholder(rest)
-		if i < 0 {
-			break
-		}
-		n += len(v) - (j - i)
-		rest = rest[j:]
-	}
-	var b strings.Builder
-	b.Grow(n) // one allocation, of the text's size
-	for _, v := range values {
-		i, j := placeholder(tmpl)
-		if i < 0 {
-			break
-		}
-		b.WriteString(tmpl[:i])
-		b.WriteString(v)
-		tmpl = tmpl[j:]
-	}
-	b.WriteString(tmpl)
-	return b.String()
-}
-
-// fill returns tmpl with each <name> replaced by value(name): as text, or
-// in a JSON template as JSON, without escaping HTML characters, as the
-// response is written.
-func fill(tmpl string, value func(name string) any, asJSON bool) string {
-	var b strings.Builder
-	for {
-		i, j := placeholder(tmpl)
-		if i < 0 {
-			break
-		}
-		b.WriteString(tmpl[:i])
-		v := value(tmpl[i+1 : j-1])
-		if asJSON {
-			var buf bytes.Buffer
-			enc := json.NewEncoder(&buf)
-			enc.SetEscapeHTML(false)
-			enc.Encode(v)
-			b.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
-		} else if s, ok := v.(string); ok {
-			b.WriteString(s)
-		} else {
-			fmt.Fprint(&b, v)
-		}
-		tmpl = tmpl[j:]
-	}
-	b.WriteString(tmpl)
-	return b.String()
-}
-
-// placeholder returns where the first <name> in s starts and ends, or -1
-// and -1.
-func placeholder(s string) (start, end int) {
-	i := strings.IndexByte(s, '<')
-	if i < 0 {
-		return -1, -1
-	}
-	j := strings.IndexByte(s[i:], '>')
-	if j < 0 {
-		return -1, -1
-	}
-	return i, i + j + 1
+	return placeholder.FillText(k.row().message, values...)
 }
 
 // typeErrorValues returns the values of the error answering a member of a
