@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
 	"github.com/mcpbookshop/guide/mcp/internal/logbuf"
 )
 
@@ -203,7 +204,7 @@ func (s *Server) failRequest(ctx context.Context, r *request, e *Error) []byte {
 	case json.RawMessage:
 		attrs[n], n = slog.String("data", string(d)), n+1
 	default:
-		attrs[n], n = slog.Any("data", jsonValue{d}), n+1
+		attrs[n], n = slog.Any("data", jsonwire.LogValuer{V: d}), n+1
 	}
 	if e.cause != nil {
 		attrs[n], n = slog.Any("cause", e.cause), n+1
@@ -214,18 +215,6 @@ func (s *Server) failRequest(ctx context.Context, r *request, e *Error) []byte {
 	}
 	s.observe(ctx, r, ErrorEvent{Err: e.failure(), ProtocolError: e})
 	return encodeError(r.id, e)
-}
-
-// jsonValue logs a value as the JSON the client receives.
-type jsonValue struct{ v any }
-
-// LogValue returns the value's JSON text.
-func (j jsonValue) LogValue() slog.Value {
-	b, err := json.Marshal(j.v)
-	if err != nil {
-		return slog.AnyValue(j.v)
-	}
-	return slog.StringValue(string(b))
 }
 
 // dispatch runs the method of r. A method the server does not offer (a

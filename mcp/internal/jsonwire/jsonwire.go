@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -78,6 +79,18 @@ func LeadingMember(prefix []byte, name string) jsontext.Value {
 			return v
 		}
 	}
+}
+
+// LogValuer logs V as its JSON text (json.Marshal's).
+type LogValuer struct{ V any }
+
+// LogValue returns V's JSON text, or V itself when it does not marshal.
+func (j LogValuer) LogValue() slog.Value {
+	b, err := json.Marshal(j.V)
+	if err != nil {
+		return slog.AnyValue(j.V)
+	}
+	return slog.StringValue(string(b))
 }
 
 // AppendString appends s as a JSON string, escaped as encoding/json

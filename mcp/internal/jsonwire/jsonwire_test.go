@@ -3,6 +3,7 @@ package jsonwire
 import (
 	"bytes"
 	"encoding/json"
+	"log/slog"
 	"testing"
 )
 
@@ -56,5 +57,14 @@ func TestLeadingMember(t *testing.T) {
 		if got := LeadingMember([]byte(c.prefix), "id"); string(got) != c.want {
 			t.Errorf("LeadingMember(%q) = %q, want %q", c.prefix, got, c.want)
 		}
+	}
+}
+
+func TestLogValuer(t *testing.T) {
+	if got := (LogValuer{[]string{"a<b"}}).LogValue().String(); got != `["a\u003cb"]` {
+		t.Errorf("LogValue of a list: %s", got)
+	}
+	if got := (LogValuer{func() {}}).LogValue().Kind(); got != slog.KindAny {
+		t.Errorf("LogValue of a func: kind %v, want the value itself", got)
 	}
 }
