@@ -20,13 +20,6 @@ var LegacyVersions = []string{LatestLegacyVersion, "2025-06-18", "2025-03-26", "
 // server/discover and version errors report them.
 var SupportedVersions = append([]string{ModernVersion}, LegacyVersions...)
 
-// The _meta keys of modern requests and results.
-const (
-	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
-	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
-	metaServerInfo         = "io.modelcontextprotocol/serverInfo"
-)
-
 // negotiate returns the version an "initialize" asking for requested gets.
 func negotiate(requested string) string {
 	if slices.Contains(LegacyVersions, requested) {
