@@ -257,7 +257,7 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *mes
 	case m.isResponse():
 		w.WriteHeader(http.StatusAccepted) // the server sends no requests
 	case m.isNotification():
-		hs.calls.notify(m)
+		notify(&hs.calls, m)
 		w.WriteHeader(http.StatusAccepted)
 	default:
 		resp, e, ok := hs.serve(r.Context(), h.srv, m)

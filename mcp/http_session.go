@@ -7,6 +7,8 @@ import (
 	"crypto/rand"
 	"sync"
 	"time"
+
+	"github.com/mcpbookshop/guide/mcp/internal/inflight"
 )
 
 // httpSession is a legacy-era session over HTTP: the protocol state of the
@@ -14,8 +16,8 @@ import (
 // notifications/cancelled may cancel.
 type httpSession struct {
 	session
-	lastUsed time.Time // guarded by sessionStore.mu
-	calls    calls     // running handlers, by request id
+	lastUsed time.Time    // guarded by sessionStore.mu
+	calls    inflight.Set // running handlers, by idKey
 }
 
 // serve handles request m in the session and returns its response and the
@@ -28,9 +30,10 @@ func (hs *httpSession) serve(ctx context.Context, srv *Server, m *message) ([]by
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	key, cl := hs.calls.start(m.ID, cancel)
+	key := idKey(m.ID)
+	cl := hs.calls.Start(key, cancel)
 	resp, e := srv.respond(ctx, &hs.session, m)
-	return resp, e, !hs.calls.finish(key, cl)
+	return resp, e, !hs.calls.Finish(key, cl)
 }
 
 // sessionStore holds the open legacy sessions by id. Its size is capped,

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpbookshop/guide/mcp/internal/inflight"
 	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
 	"github.com/mcpbookshop/guide/mcp/internal/linereader"
 )
@@ -89,7 +90,7 @@ type conn struct {
 	w    io.Writer
 	werr error
 
-	calls calls // running handlers, by request id
+	calls inflight.Set // running handlers, by idKey
 
 	runMu    sync.Mutex // guards draining and the additions to wg
 	draining bool       // set once Serve waits for wg: no handler starts
@@ -111,58 +112,15 @@ func newConn(ctx context.Context, s *Server, r io.Reader, w io.Writer) *conn {
 	}
 }
 
-// call is a request whose handler is running.
-type call struct {
-	cancel    context.CancelFunc
-	cancelled bool // by notifications/cancelled; guarded by calls.mu
-}
-
-// calls holds the requests of one connection or session whose handlers
-// are running, by idKey, for notifications/cancelled to cancel. The zero
-// value is empty and ready to use.
-type calls struct {
-	mu sync.Mutex
-	m  map[string]*call
-}
-
-// start records that the handler of the request id is running, cancelled
-// by cancel, and returns the call with its key for finish.
-func (cs *calls) start(id json.RawMessage, cancel context.CancelFunc) (string, *call) {
-	key, cl := idKey(id), &call{cancel: cancel}
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	if cs.m == nil {
-		cs.m = make(map[string]*call)
-	}
-	cs.m[key] = cl
-	return key, cl
-}
-
-// finish forgets the call start returned, whose handler has returned, and
-// reports whether it was cancelled, in which case its response is not sent.
-func (cs *calls) finish(key string, cl *call) (cancelled bool) {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	if cs.m[key] == cl { // not a later request reusing the id
-		delete(cs.m, key)
-	}
-	return cl.cancelled
-}
-
-// notify handles the notification m: notifications/cancelled cancels the
-// running request it names. Every other notification is ignored: the
-// server sends no requests, so notifications/initialized changes nothing,
-// and the spec asks that unknown ones be ignored. So are invalid
-// cancellations, and those of unknown or finished requests.
-func (cs *calls) notify(m *message) {
-	if *m.Method != "notifications/cancelled" || m.Params == nil || !validID(m.Params.RequestID) {
-		return
-	}
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	if cl := cs.m[idKey(m.Params.RequestID)]; cl != nil {
-		cl.cancelled = true
-		cl.cancel()
+// notify handles the notification m to the requests running in calls:
+// notifications/cancelled cancels the running request it names. Every
+// other notification is ignored: the server sends no requests, so
+// notifications/initialized changes nothing, and the spec asks that
+// unknown ones be ignored. So are invalid cancellations, and those of
+// unknown or finished requests.
+func notify(calls *inflight.Set, m *message) {
+	if *m.Method == "notifications/cancelled" && m.Params != nil && validID(m.Params.RequestID) {
+		calls.Cancel(idKey(m.Params.RequestID))
 	}
 }
 
@@ -246,7 +204,7 @@ func (c *conn) serveLine(ctx context.Context, line []byte, handoff *time.Timer) 
 	case m.isResponse():
 		// the server sends no requests, so no response is awaited
 	case m.isNotification():
-		c.calls.notify(m)
+		notify(&c.calls, m)
 	case isHandlerMethod(*m.Method):
 		return c.run(ctx, m, handoff)
 	default:
@@ -272,11 +230,12 @@ func (c *conn) run(ctx context.Context, m *message, handoff *time.Timer) bool {
 	}
 	defer c.wg.Done()
 	ctx, cancel := context.WithCancel(ctx)
-	key, cl := c.calls.start(m.ID, cancel)
+	key := idKey(m.ID)
+	cl := c.calls.Start(key, cancel)
 	handoff.Reset(handoffDelay) // only now: a cancellation the next reader reads finds the call
 	resp := c.srv.handle(ctx, &c.ss, m)
 	reader := handoff.Stop()
-	cancelled := c.calls.finish(key, cl)
+	cancelled := c.calls.Finish(key, cl)
 	cancel()
 	if !cancelled {
 		c.write(resp)
@@ -344,15 +303,16 @@ func (c *conn) serveBatch(ctx context.Context, line []byte) {
 			out[i] = c.srv.fail(derr.id, "", derr.err)
 		case m.isResponse():
 		case m.isNotification():
-			c.calls.notify(m)
+			notify(&c.calls, m)
 		case isHandlerMethod(*m.Method):
 			// Registered before the reader goes on, as run's are.
 			ctx, cancel := context.WithCancel(ctx)
-			key, cl := c.calls.start(m.ID, cancel)
+			key := idKey(m.ID)
+			cl := c.calls.Start(key, cancel)
 			calls.Go(func() {
 				defer cancel()
 				resp := c.srv.handle(ctx, &c.ss, m)
-				if !c.calls.finish(key, cl) {
+				if !c.calls.Finish(key, cl) {
 					out[i] = resp
 				}
 			})
