@@ -66,7 +66,10 @@
 // errUnknownTool is unknown-tool.
 //
 // A directive that does not resolve, a heading without an id, a link to a
-// page or anchor that does not exist: each fails [Build].
+// page or anchor that does not exist, emphasis marks (** or __) left showing
+// in the text because they did not close: each fails [Build]. The last
+// catches a trap of scripts without spaces between words: in Korean,
+// **`code`**를 shows its asterisks, **`code`를** does not.
 //
 // # Run buttons
 //

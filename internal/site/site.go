@@ -194,6 +194,12 @@ func (p *page) render(md goldmark.Markdown, res *resolver, rewrite func(dest str
 			}
 		case *ast.Link:
 			n.Destination = []byte(rewrite(string(n.Destination)))
+		case *ast.CodeSpan:
+			return ast.WalkSkipChildren, nil
+		case *ast.Text:
+			if t := n.Segment.Value(src); bytes.Contains(t, []byte("**")) || bytes.Contains(t, []byte("__")) {
+				errs = append(errs, fmt.Errorf("%s: %q shows its emphasis marks: they did not close (next to a code span in text without spaces, put the particle inside the emphasis)", p.src.file, t))
+			}
 		case *directiveNode:
 			if err := res.resolve(n); err != nil {
 				errs = append(errs, fmt.Errorf("%s: :::%s: %v", p.src.file, n.line, err))

@@ -267,6 +267,7 @@ func TestBuildFails(t *testing.T) {
 		{"no cmp", []testPage{en("index", ":::transcript testdata/scripts/01-demo/demo.txtar unchecked\n")}, `no script line "cmp stdout want/unchecked.jsonl"`},
 		{"not an archive", []testPage{en("index", ":::transcript chapters/01-demo/main.go ok\n")}, "not a testscript archive"},
 		{"message not produced", []testPage{en("index", `:::message msgs "msgs: the shelf is empty"`+"\n")}, `no longer produces "msgs: the shelf is empty"`},
+		{"unclosed emphasis", []testPage{en("index", "반환값이 **`*mcp.Error`**를 돌려줍니다.\n")}, "shows its emphasis marks"},
 		{"heading without id", []testPage{en("index", "## Hello\n")}, `heading "Hello" has no id`},
 		{"level-1 heading", []testPage{en("index", "# Hello {#hello}\n")}, "not a level-1 heading"},
 		{"broken link", []testPage{en("index", "[x](nowhere.html)\n")}, `no such file nowhere.html`},
