@@ -1,7 +1,6 @@
 package nginx
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -15,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpbookshop/guide/internal/chapterproc"
 )
 
 // chapters lists the chapter packages the tests run, relative to this one;
@@ -41,12 +42,12 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	args := []string{"build", "-o", dir + string(filepath.Separator)}
+	var pkgs []string
 	for _, ch := range chapters {
-		args = append(args, "../../chapters/"+ch)
+		pkgs = append(pkgs, "../../chapters/"+ch)
 	}
-	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building the chapters: %v\n%s", err, out)
+	if err := chapterproc.Build(dir, pkgs...); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	bin = dir
@@ -81,10 +82,9 @@ const waitFor = 20 * time.Second
 // port it keeps across restarts.
 type backend struct {
 	chapter string
-	prefix  string // of its session ids
-	addr    string // host:port
-	cmd     *exec.Cmd
-	exited  chan error
+	prefix  string            // of its session ids
+	addr    string            // host:port
+	proc    *chapterproc.HTTP // nil while it is not running
 }
 
 // startBackend runs chapter with -http on a free loopback port, its
@@ -100,53 +100,26 @@ func startBackend(t *testing.T, chapter, prefix string) *backend {
 // startup line, which names the address it listens on.
 func (b *backend) start(t *testing.T) {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(bin, b.chapter), "-http", b.addr, "-session-prefix", b.prefix)
-	stderr, err := cmd.StderrPipe()
+	p, err := chapterproc.StartHTTP(filepath.Join(bin, b.chapter), b.addr, "-session-prefix", b.prefix)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	logs := bufio.NewReader(stderr)
-	line, err := logs.ReadString('\n')
-	fields := strings.Fields(line)
-	url := ""
-	if len(fields) > 0 {
-		url = fields[len(fields)-1]
-	}
-	addr, ok := strings.CutPrefix(strings.TrimSuffix(url, "/mcp"), "http://")
-	if err != nil || !ok {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("%s -http %s: startup line %q, %v", b.chapter, b.addr, line, err)
-	}
-	b.addr, b.cmd, b.exited = addr, cmd, make(chan error, 1)
-	go func() {
-		io.Copy(io.Discard, logs) // the chapter's log lines
-		b.exited <- cmd.Wait()
-	}()
+	b.proc, b.addr = p, p.Addr()
 }
 
 // terminate sends the backend SIGTERM and fails unless it exits with
 // status 0.
 func (b *backend) terminate(t *testing.T) {
 	t.Helper()
-	b.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case err := <-b.exited:
-		if err != nil {
-			t.Errorf("%s at %s after SIGTERM: %v, want exit status 0", b.chapter, b.addr, err)
-		}
-	case <-time.After(waitFor):
-		t.Fatalf("%s at %s still running %v after SIGTERM", b.chapter, b.addr, waitFor)
+	if err := b.proc.Stop(waitFor); err != nil {
+		t.Error(err)
 	}
-	b.cmd = nil
+	b.proc = nil
 }
 
 // stop terminates the backend if it runs.
 func (b *backend) stop(t *testing.T) {
-	if b.cmd != nil {
+	if b.proc != nil {
 		b.terminate(t)
 	}
 }

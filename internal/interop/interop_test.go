@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpbookshop/guide/internal/chapterproc"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -39,12 +40,12 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	args := []string{"build", "-o", dir + string(filepath.Separator)}
+	var pkgs []string
 	for _, ch := range chapters {
-		args = append(args, "../../chapters/"+ch)
+		pkgs = append(pkgs, "../../chapters/"+ch)
 	}
-	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building the chapters: %v\n%s", err, out)
+	if err := chapterproc.Build(dir, pkgs...); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	bin = dir
