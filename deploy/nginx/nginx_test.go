@@ -36,20 +36,12 @@ func run(m *testing.M) int {
 	if nginxPath == "" {
 		return m.Run() // every test skips
 	}
-	dir, err := os.MkdirTemp("", "deploy")
+	dir, remove, err := chapterproc.Build(chapters...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(dir)
-	var pkgs []string
-	for _, ch := range chapters {
-		pkgs = append(pkgs, "../../chapters/"+ch)
-	}
-	if err := chapterproc.Build(dir, pkgs...); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
+	defer remove()
 	bin = dir
 	return m.Run()
 }

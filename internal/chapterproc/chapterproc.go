@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -15,14 +16,25 @@ import (
 	"time"
 )
 
-// Build compiles each chapter package into dir, as a binary named after its
-// directory.
-func Build(dir string, chapters ...string) error {
-	args := append([]string{"build", "-o", dir + string(filepath.Separator)}, chapters...)
-	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
-		return fmt.Errorf("building the chapters: %v\n%s", err, out)
+// Build compiles the named chapters (directories of chapters/, such as
+// "01-tool-errors") into a new temporary directory, one binary each named
+// after its directory, and returns the directory and a function that
+// removes it.
+func Build(chapters ...string) (dir string, remove func(), err error) {
+	dir, err = os.MkdirTemp("", "chapters")
+	if err != nil {
+		return "", nil, err
 	}
-	return nil
+	remove = func() { os.RemoveAll(dir) }
+	args := []string{"build", "-o", dir + string(filepath.Separator)}
+	for _, ch := range chapters {
+		args = append(args, "github.com/mcpbookshop/guide/chapters/"+ch)
+	}
+	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+		remove()
+		return "", nil, fmt.Errorf("building the chapters: %v\n%s", err, out)
+	}
+	return dir, remove, nil
 }
 
 // HTTP is a chapter process serving Streamable HTTP.

@@ -34,20 +34,12 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "interop")
+	dir, remove, err := chapterproc.Build(chapters...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(dir)
-	var pkgs []string
-	for _, ch := range chapters {
-		pkgs = append(pkgs, "../../chapters/"+ch)
-	}
-	if err := chapterproc.Build(dir, pkgs...); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
+	defer remove()
 	bin = dir
 	return m.Run()
 }
