@@ -18,8 +18,8 @@ import (
 	"github.com/mcpbookshop/guide/internal/chapterproc"
 )
 
-// chapters lists the chapter packages the tests run, relative to this one;
-// each is built into a binary named after its directory.
+// chapters lists the chapters the tests run, by directory under chapters/;
+// each is built into a binary of that name.
 var chapters = []string{"01-tool-errors", "02-protocol-errors", "03-resources"}
 
 // bin is the directory holding the chapters' binaries; nginxPath is the

@@ -21,8 +21,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// chapters lists the chapter packages, relative to this one; each is built
-// into a binary named after its directory.
+// chapters lists the chapters the tests run, by directory under chapters/;
+// each is built into a binary of that name.
 var chapters = []string{"01-tool-errors", "02-protocol-errors", "03-resources", "04-handler-failures"}
 
 // bin is the directory holding the chapters' binaries.
