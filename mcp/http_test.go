@@ -63,11 +63,12 @@ type httpResponse struct {
 	body   string
 }
 
-// httpSend sends a request with the headers a conforming client sends, then
-// hdr; an empty value in hdr removes that header.
-func httpSend(t *testing.T, method, url, body string, hdr map[string]string) httpResponse {
+// newHTTPRequest returns a request with the headers a conforming client
+// sends, then hdr: an empty value in hdr removes that header, and "Host"
+// sets the request's host.
+func newHTTPRequest(t *testing.T, ctx context.Context, method, url, body string, hdr map[string]string) *http.Request {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,13 @@ func httpSend(t *testing.T, method, url, body string, hdr map[string]string) htt
 			req.Header.Set(k, v)
 		}
 	}
-	resp, err := http.DefaultClient.Do(req)
+	return req
+}
+
+// httpSend sends a request made by newHTTPRequest and reads the response.
+func httpSend(t *testing.T, method, url, body string, hdr map[string]string) httpResponse {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(newHTTPRequest(t, context.Background(), method, url, body, hdr))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,12 +376,7 @@ func TestHTTPCancel(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	body := strings.NewReplacer(`"echo"`, `"wait"`, `"arguments":{"text":"hi"},`, "").Replace(httpCall)
-	req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL, strings.NewReader(body))
-	for k, v := range httpHeaders("tools/call", "wait") {
-		req.Header.Set(k, v)
-	}
-	req.Header.Set("Accept", httpAccept)
-	req.Header.Set("Content-Type", "application/json")
+	req := newHTTPRequest(t, ctx, "POST", ts.URL, body, httpHeaders("tools/call", "wait"))
 	done := make(chan error)
 	go func() {
 		resp, err := http.DefaultClient.Do(req)
@@ -409,11 +411,8 @@ func TestHTTPCancelInSession(t *testing.T) {
 	hdr := map[string]string{"Mcp-Session-Id": httpInitSession(t, ts.URL)}
 
 	done := make(chan error)
+	req := newHTTPRequest(t, context.Background(), "POST", ts.URL, `{"jsonrpc":"2.0","id":"w","method":"tools/call","params":{"name":"wait"}}`, hdr)
 	go func() {
-		req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":"w","method":"tools/call","params":{"name":"wait"}}`))
-		req.Header.Set("Accept", httpAccept)
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Mcp-Session-Id", hdr["Mcp-Session-Id"])
 		resp, err := http.DefaultClient.Do(req)
 		if err == nil {
 			b, _ := io.ReadAll(resp.Body)

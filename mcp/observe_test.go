@@ -153,12 +153,7 @@ func TestOnErrorSeesACancelledHTTPRequest(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	body := toolCall("9", "wait", "{}")
-	req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL, strings.NewReader(body))
-	for k, v := range httpHeaders("tools/call", "wait") {
-		req.Header.Set(k, v)
-	}
-	req.Header.Set("Accept", httpAccept)
-	req.Header.Set("Content-Type", "application/json")
+	req := newHTTPRequest(t, ctx, "POST", ts.URL, body, httpHeaders("tools/call", "wait"))
 	done := make(chan error)
 	go func() {
 		_, err := http.DefaultClient.Do(req)
@@ -172,11 +167,8 @@ func TestOnErrorSeesACancelledHTTPRequest(t *testing.T) {
 	}
 
 	hdr := map[string]string{"Mcp-Session-Id": httpInitSession(t, ts.URL)}
+	req = newHTTPRequest(t, context.Background(), "POST", ts.URL, `{"jsonrpc":"2.0","id":"w","method":"tools/call","params":{"name":"wait"}}`, hdr)
 	go func() {
-		req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":"w","method":"tools/call","params":{"name":"wait"}}`))
-		req.Header.Set("Accept", httpAccept)
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Mcp-Session-Id", hdr["Mcp-Session-Id"])
 		resp, err := http.DefaultClient.Do(req)
 		if err == nil {
 			resp.Body.Close()
