@@ -6,7 +6,9 @@
 //	go run ./docs -addr :9000           serve it on another port (still loopback only)
 //	go run ./docs build                 write the static site into site/
 //	go run ./docs build -o DIR          write it into DIR
-//	go run ./docs status                list translations and whether they are current
+//	go run ./docs status                list translations and the sections behind English
+//	go run ./docs stamp LANG PAGE [ID…]  record that PAGE in LANG follows the English
+//	                                    sections named (all of them if none is)
 //
 // Each chapter transcript has a Run button: it sends the same requests to
 // the chapter's real server, its main compiled to WebAssembly and running
@@ -59,6 +61,8 @@ func main() {
 		err = build(root, flag.Args()[1:])
 	case "status":
 		err = status(root)
+	case "stamp":
+		err = stamp(root, flag.Args()[1:])
 	default:
 		usage()
 		os.Exit(2)
@@ -69,7 +73,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintf(os.Stderr, "usage: go run ./docs [-addr host:port] [serve | build [-o dir] | status]\n\n")
+	fmt.Fprintf(os.Stderr, "usage: go run ./docs [-addr host:port] [serve | build [-o dir] | status | stamp LANG PAGE [ID...]]\n\n")
 	flag.PrintDefaults()
 }
 
@@ -152,6 +156,21 @@ func build(root string, args []string) error {
 	abs, _ := filepath.Abs(*out)
 	fmt.Printf("Wrote %d files; open file://%s\n", len(s.Files), filepath.ToSlash(filepath.Join(abs, "index.html")))
 	return nil
+}
+
+// stamp records, in the front matter of one translated page, that the
+// sections named (every section if args names none) follow the English page
+// as it is now.
+func stamp(root string, args []string) error {
+	if len(args) < 2 {
+		return errors.New("stamp needs a language and a page: go run ./docs stamp fr tool-errors [section-id...]")
+	}
+	docs := filepath.Join(root, "docs")
+	b, err := site.Stamp(os.DirFS(docs), args[1], args[0], args[2:]...)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(docs, args[1], args[0]+".md"), b, 0o644)
 }
 
 // status lists every translation and whether it follows the current

@@ -32,6 +32,19 @@ func (n *directiveNode) Dump(source []byte, level int) {
 	ast.DumpHelper(n, source, level, map[string]string{"line": n.line}, nil)
 }
 
+// noteNode is HTML the generator adds to a page, such as the note under a
+// section that follows an older English text.
+type noteNode struct {
+	ast.BaseBlock
+	html template.HTML
+}
+
+var kindNote = ast.NewNodeKind("Note")
+
+func (n *noteNode) Kind() ast.NodeKind { return kindNote }
+
+func (n *noteNode) Dump(source []byte, level int) { ast.DumpHelper(n, source, level, nil, nil) }
+
 // directiveParser turns a line starting with ":::" into a directiveNode.
 type directiveParser struct{}
 
@@ -54,14 +67,20 @@ func (directiveParser) Close(ast.Node, text.Reader, parser.Context) {}
 func (directiveParser) CanInterruptParagraph() bool                 { return true }
 func (directiveParser) CanAcceptIndentedLine() bool                 { return false }
 
-// nodeRenderer renders directives as resolved, and headings with an anchor
-// link.
+// nodeRenderer renders directives as resolved, notes as they are, and
+// headings with an anchor link.
 type nodeRenderer struct{}
 
 func (nodeRenderer) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 	r.Register(kindDirective, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if entering {
 			w.WriteString(n.(*directiveNode).html)
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	r.Register(kindNote, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			w.WriteString(string(n.(*noteNode).html))
 		}
 		return ast.WalkSkipChildren, nil
 	})

@@ -30,8 +30,15 @@ type pageData struct {
 	Prev     *link
 	Next     *link
 	Content  template.HTML
-	Behind   *link  // set when a translation is behind its English page
-	Sections []link // the landing page's list of pages
+	Behind   *behind // set when a translation is behind its English page
+	Sections []link  // the landing page's list of pages
+}
+
+// behind is the banner of a translation some of whose sections follow an
+// older English text.
+type behind struct {
+	English  link   // the English page
+	Sections []link // the sections behind, in this page
 }
 
 // loadTemplate parses theme/page.html.
@@ -81,8 +88,15 @@ func renderPage(tmpl *template.Template, langs []*Language, l *Language, slugs [
 		}
 		d.Langs = append(d.Langs, link{Title: other.Name, URL: relative(p.url, q.url), Current: other == l, Lang: other.Code})
 	}
-	if l.Code != SourceLanguage && p.src.from != en[i].src.version {
-		d.Behind = &link{Title: en[i].src.title, URL: relative(p.url, en[i].url), Lang: SourceLanguage}
+	if len(p.behind) > 0 {
+		d.Behind = &behind{English: link{Title: en[i].src.title, URL: relative(p.url, en[i].url), Lang: SourceLanguage}}
+		for _, id := range p.behind {
+			lk := link{Title: p.src.title, URL: "#content"}
+			if h := p.heading(id); h != nil {
+				lk = link{Title: h.Text, URL: "#" + id}
+			}
+			d.Behind.Sections = append(d.Behind.Sections, lk)
+		}
 	}
 	var b bytes.Buffer
 	if err := tmpl.Execute(&b, d); err != nil {

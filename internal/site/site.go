@@ -45,6 +45,11 @@ type page struct {
 	url      string // path in the site
 	doc      ast.Node
 	headings []heading
+	// behind, in a translation, lists the English sections it follows an
+	// older version of; notes holds the note shown under each one's
+	// heading, by id.
+	behind   []string
+	notes    map[string]template.HTML
 	content  template.HTML
 	sections []searchEntry
 }
@@ -89,7 +94,10 @@ func Build(cfg Config) (*Site, error) {
 	}
 	for _, l := range langs {
 		res.ui = l.UI
-		for _, p := range pages[l.Code] {
+		for i, p := range pages[l.Code] {
+			if en := pages[SourceLanguage][i]; p != nil && en != nil && l.Code != SourceLanguage {
+				p.markBehind(en, l.UI["sectionBehind"])
+			}
 			if p != nil {
 				if err := p.render(md, res, fallback(l.Code, slugs, pages[l.Code])); err != nil {
 					fail(err)
@@ -192,6 +200,9 @@ func (p *page) render(md goldmark.Markdown, res *resolver, rewrite func(dest str
 			if n.Level <= 3 {
 				p.headings = append(p.headings, heading{n.Level, string(id.([]byte)), plainText(n, src)})
 			}
+			if note, ok := p.notes[string(id.([]byte))]; ok && n.Level == 2 {
+				n.Parent().InsertAfter(n.Parent(), n, &noteNode{html: note})
+			}
 		case *ast.Link:
 			n.Destination = []byte(rewrite(string(n.Destination)))
 		case *ast.CodeSpan:
@@ -219,6 +230,30 @@ func (p *page) render(md goldmark.Markdown, res *resolver, rewrite func(dest str
 	}
 	p.content = template.HTML(b.String())
 	p.sections = sections(p)
+	return nil
+}
+
+// markBehind records which sections of the translation p follow an older
+// version of en, and the note to show under each one's heading: say, a
+// link to the English section as it is now.
+func (p *page) markBehind(en *page, say string) {
+	p.behind = behindSections(en.src.sections, p.src.record)
+	p.notes = make(map[string]template.HTML)
+	for _, id := range p.behind {
+		if h := en.heading(id); h != nil {
+			p.notes[id] = template.HTML(fmt.Sprintf(`<p class="section-behind" role="note">%s <a href="%s#%s" hreflang="en" lang="en">%s</a></p>`,
+				template.HTMLEscapeString(say), relative(p.url, en.url), id, template.HTMLEscapeString(h.Text)))
+		}
+	}
+}
+
+// heading returns the page's heading with the given id, or nil.
+func (p *page) heading(id string) *heading {
+	for i := range p.headings {
+		if p.headings[i].ID == id {
+			return &p.headings[i]
+		}
+	}
 	return nil
 }
 

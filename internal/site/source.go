@@ -1,10 +1,7 @@
 package site
 
 import (
-	"bufio"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,16 +13,6 @@ import (
 
 // SourceLanguage is the language every page is written in first.
 const SourceLanguage = "en"
-
-// versionLength is how many hex digits of the hash a [Version] keeps.
-const versionLength = 12
-
-// Version identifies one version of a page's source: a short hash of its
-// bytes. A translation records the version of the English page it follows.
-func Version(src []byte) string {
-	sum := sha256.Sum256(src)
-	return hex.EncodeToString(sum[:])[:versionLength]
-}
 
 // Language is one language of the site, read from lang/<code>.json.
 type Language struct {
@@ -43,9 +30,12 @@ type source struct {
 	file    string // path in the docs tree
 	title   string
 	summary string // one line for the landing page's list
-	version string // Version of the file
-	from    string // translations: the English version they follow
 	body    []byte // after the front matter
+	// sections are the page's own, in order, each with its Version.
+	sections []section
+	// record, in a translation, is the English version of each section it
+	// follows, by section id.
+	record map[string]string
 }
 
 // loadLanguages reads lang/*.json, English first, the others by code.
@@ -121,23 +111,28 @@ func loadSource(docs fs.FS, slug, lang string) (*source, error) {
 		}
 		return nil, err
 	}
-	s := &source{file: file, version: Version(b)}
+	s := &source{file: file}
 	meta, body, err := frontMatter(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
 	s.body = body
-	s.title, s.summary, s.from = meta["title"], meta["summary"], meta["source"]
+	s.title, s.summary = meta["title"], meta["summary"]
 	if s.title == "" {
 		return nil, fmt.Errorf("%s: front matter has no title", file)
 	}
-	if lang != SourceLanguage && s.from == "" {
-		return nil, fmt.Errorf("%s: a translation must record its English source version (source: <version>)", file)
+	s.sections = splitSections(s.title, s.summary, body)
+	if lang != SourceLanguage {
+		if s.record, err = parseRecord(meta["source"]); err != nil {
+			return nil, fmt.Errorf("%s: %v", file, err)
+		}
 	}
 	return s, nil
 }
 
-// frontMatter splits "---\nkey: value\n---\n" from the start of b.
+// frontMatter splits "---\nkey: value\n---\n" from the start of b. A key
+// with no value on its line takes the indented lines under it, joined by
+// newlines, as its value.
 func frontMatter(b []byte) (map[string]string, []byte, error) {
 	const fence = "---\n"
 	if !bytes.HasPrefix(b, []byte(fence)) {
@@ -149,13 +144,22 @@ func frontMatter(b []byte) (map[string]string, []byte, error) {
 		return nil, nil, fmt.Errorf("front matter is not closed by ---")
 	}
 	meta := make(map[string]string)
-	sc := bufio.NewScanner(bytes.NewReader(rest[:end]))
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if !ok {
-			return nil, nil, fmt.Errorf("front matter line %q is not key: value", sc.Text())
+	var block string // the key whose indented lines follow
+	for line := range strings.Lines(string(rest[:end+1])) {
+		line = strings.TrimSuffix(line, "\n")
+		if block != "" && strings.HasPrefix(line, "  ") {
+			meta[block] += line + "\n"
+			continue
 		}
-		meta[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			return nil, nil, fmt.Errorf("front matter line %q is not key: value", line)
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		meta[k], block = v, ""
+		if v == "" {
+			block = k
+		}
 	}
 	return meta, rest[end+1+len(fence):], nil
 }

@@ -1,17 +1,22 @@
 package site
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
+	"slices"
+	"strings"
 )
 
 // TranslationState says how a translation stands against its English page.
 type TranslationState int
 
 const (
-	// Current: the translation follows the English page as it is.
+	// Current: the translation follows every section of the English page
+	// as it is.
 	Current TranslationState = iota
-	// Behind: the English page changed after the translation was made.
+	// Behind: some sections of the English page changed after they were
+	// translated.
 	Behind
 	// Missing: the page has no translation in the language.
 	Missing
@@ -27,16 +32,17 @@ type Translation struct {
 	Page  string // the page's slug
 	Lang  string // the language's code
 	State TranslationState
-	// From is the English version the translation follows; Want is the
-	// English page's current version.
-	From, Want string
+	// Behind lists the ids of the English sections that changed since the
+	// translation recorded them, in page order; TopSection is the title,
+	// summary and opening paragraphs.
+	Behind []string
 }
 
 // String returns the line "go run ./docs status" prints for t.
 func (t Translation) String() string {
-	s := fmt.Sprintf("%-4s %-20s %s", t.Lang, t.Page, t.State)
+	s := fmt.Sprintf("%-7s %-18s %s", t.Lang, t.Page, t.State)
 	if t.State == Behind {
-		s += fmt.Sprintf(" (follows %s, English is now %s)", t.From, t.Want)
+		s += ": " + strings.Join(t.Behind, " ")
 	}
 	return s
 }
@@ -63,10 +69,10 @@ func Translations(docs fs.FS) ([]Translation, error) {
 			if err != nil {
 				return nil, err
 			}
-			t := Translation{Page: slug, Lang: l.Code, Want: en.version, State: Missing}
+			t := Translation{Page: slug, Lang: l.Code, State: Missing}
 			if tr != nil {
-				t.From, t.State = tr.from, Current
-				if tr.from != en.version {
+				t.State, t.Behind = Current, behindSections(en.sections, tr.record)
+				if len(t.Behind) > 0 {
 					t.State = Behind
 				}
 			}
@@ -74,4 +80,60 @@ func Translations(docs fs.FS) ([]Translation, error) {
 		}
 	}
 	return list, nil
+}
+
+// Stamp returns the translation of slug into lang with its record brought
+// up to date: the sections named by ids, or all of them when ids is empty,
+// are recorded as following the English page as it is now. Run it once
+// those sections say again what the English says. A record that cannot be
+// read (such as "source: pending") is replaced.
+func Stamp(docs fs.FS, slug, lang string, ids ...string) ([]byte, error) {
+	if lang == SourceLanguage {
+		return nil, fmt.Errorf("%s is the source language: it has no record", lang)
+	}
+	en, err := loadSource(docs, slug, SourceLanguage)
+	if err != nil {
+		return nil, err
+	}
+	file := slug + "/" + lang + ".md"
+	b, err := fs.ReadFile(docs, file)
+	if err != nil {
+		return nil, err
+	}
+	meta, body, err := frontMatter(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	record, err := parseRecord(meta["source"])
+	if err != nil {
+		record = make(map[string]string)
+	}
+	if len(ids) == 0 {
+		for _, s := range en.sections {
+			ids = append(ids, s.id)
+		}
+	}
+	for _, id := range ids {
+		i := slices.IndexFunc(en.sections, func(s section) bool { return s.id == id })
+		if i < 0 {
+			return nil, fmt.Errorf("%s has no section %s", en.file, id)
+		}
+		record[id] = en.sections[i].version
+	}
+	var out bytes.Buffer
+	out.WriteString("---\n")
+	skip := false // inside the old source: block
+	for line := range strings.Lines(string(b[len("---\n") : len(b)-len(body)-len("---\n")])) {
+		if skip && strings.HasPrefix(line, "  ") {
+			continue
+		}
+		skip = strings.HasPrefix(line, "source:")
+		if !skip {
+			out.WriteString(line)
+		}
+	}
+	out.WriteString(writeRecord(en.sections, record))
+	out.WriteString("---\n")
+	out.Write(body)
+	return out.Bytes(), nil
 }
