@@ -10,16 +10,31 @@
 // page template, style sheet and script). A page starts with front matter:
 //
 //	---
-//	title: Tool errors
-//	source: 3f2a9c0b71de
+//	title: Outils : les erreurs
+//	summary: Une erreur Go ordinaire devient un résultat que le modèle lit.
+//	source:
+//	  (top): 3f2a9c0b71de
+//	  why: 9d04e1c2aa37
+//	  wire: 51be0c7f3d10
 //	---
 //
-// source is set only on translations: the [Version] of the English page they
-// were translated from. A translation whose source differs from the English
-// page's current version is rendered with a banner saying so.
+// source is set only on translations: the record, section by section, of
+// the English text they follow. A section is a level-2 heading and all that
+// follows it up to the next one; (top) is the title, the summary and the
+// paragraphs before the first heading. Each line holds the [Version] of the
+// English section as it was translated. A section whose English text has
+// changed since is behind: "go run ./docs status" names it, the page opens
+// with a banner listing the sections behind, and each of them carries a
+// note under its heading linking to the current English section. After a
+// section is translated again, "go run ./docs stamp LANG PAGE ID" records
+// it ([Stamp]); an English edit to one section costs one section in each
+// language.
 //
 // Every heading carries an explicit id ({#some-id}), so that anchors are the
-// same in every language; the title is the page's only level-1 heading.
+// same in every language; the title is the page's only level-1 heading. A
+// translation keeps the English page's heading ids and directives, in
+// order, and in every section that is not behind the same code blocks,
+// code spans and link destinations; [Build] fails otherwise.
 //
 // # Directives
 //

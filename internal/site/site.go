@@ -48,10 +48,13 @@ type page struct {
 	// behind, in a translation, lists the English sections it follows an
 	// older version of; notes holds the note shown under each one's
 	// heading, by id.
-	behind   []string
-	notes    map[string]template.HTML
-	content  template.HTML
-	sections []searchEntry
+	behind []string
+	notes  map[string]template.HTML
+	// structure is what a translation must keep, read before links are
+	// rewritten.
+	structure pageStructure
+	content   template.HTML
+	sections  []searchEntry
 }
 
 // Build renders the whole site. It reports every problem it finds: a
@@ -180,6 +183,7 @@ func fallback(lang string, slugs []string, pages []*page) func(dest string) stri
 func (p *page) render(md goldmark.Markdown, res *resolver, rewrite func(dest string) string) error {
 	src := p.src.body
 	p.doc = md.Parser().Parse(text.NewReader(src))
+	p.structure = structure(p)
 	res.slug, res.src, res.rewrite = strings.TrimSuffix(path.Base(p.url), ".html"), src, rewrite
 	var errs []error
 	err := ast.Walk(p.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -257,8 +261,12 @@ func (p *page) heading(id string) *heading {
 	return nil
 }
 
-// sameStructure checks that a translation has the English page's heading ids
-// and directives, in the same order.
+// sameStructure checks that a translation has the English page's heading
+// ids and directives, in the same order, and in each section it follows as
+// it is now the same code blocks in order, the same code spans and the
+// same link destinations (those two in any order, since word order differs
+// between languages). A section behind its English text may differ there
+// until it is translated again.
 func sameStructure(en, tr *page) error {
 	ids := func(p *page) []string {
 		var s []string
@@ -267,23 +275,86 @@ func sameStructure(en, tr *page) error {
 		}
 		return s
 	}
-	directives := func(p *page) []string {
-		var s []string
-		ast.Walk(p.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-			if d, ok := n.(*directiveNode); ok && entering {
-				s = append(s, d.line)
-			}
-			return ast.WalkContinue, nil
-		})
-		return s
-	}
 	if a, b := ids(en), ids(tr); !slices.Equal(a, b) {
 		return fmt.Errorf("%s: heading ids %v differ from %s's %v", tr.src.file, b, en.src.file, a)
 	}
-	if a, b := directives(en), directives(tr); !slices.Equal(a, b) {
-		return fmt.Errorf("%s: directives %q differ from %s's %q", tr.src.file, b, en.src.file, a)
+	a, b := en.structure, tr.structure
+	if !slices.Equal(a.directives, b.directives) {
+		return fmt.Errorf("%s: directives %q differ from %s's %q", tr.src.file, b.directives, en.src.file, a.directives)
 	}
-	return nil
+	var errs []error
+	for _, id := range a.order {
+		if slices.Contains(tr.behind, id) {
+			continue
+		}
+		x, y := a.sections[id], b.sections[id]
+		for _, d := range []struct {
+			what string
+			a, b []string
+		}{{"code blocks", x.blocks, y.blocks}, {"code spans", x.spans, y.spans}, {"links", x.links, y.links}} {
+			if !slices.Equal(d.a, d.b) {
+				errs = append(errs, fmt.Errorf("%s: section %s: %s %q differ from %s's %q", tr.src.file, id, d.what, d.b, en.src.file, d.a))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// pageStructure is what a translation must keep of its English page.
+type pageStructure struct {
+	directives []string
+	order      []string // section ids, TopSection first
+	sections   map[string]*sectionStructure
+}
+
+// sectionStructure is the code and links of one section: the code blocks
+// in order, the code spans and link destinations sorted.
+type sectionStructure struct{ blocks, spans, links []string }
+
+// structure collects the directives of p and the code and links of each of
+// its sections.
+func structure(p *page) pageStructure {
+	src := p.src.body
+	ps := pageStructure{order: []string{TopSection}, sections: map[string]*sectionStructure{TopSection: {}}}
+	cur := ps.sections[TopSection]
+	for n := p.doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok && h.Level == 2 {
+			if id, ok := h.AttributeString("id"); ok {
+				cur = &sectionStructure{}
+				ps.order = append(ps.order, string(id.([]byte)))
+				ps.sections[string(id.([]byte))] = cur
+			}
+		}
+		ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+			if !entering {
+				return ast.WalkContinue, nil
+			}
+			switch c := c.(type) {
+			case *directiveNode:
+				ps.directives = append(ps.directives, c.line)
+			case *ast.FencedCodeBlock:
+				var b bytes.Buffer
+				for i := range c.Lines().Len() {
+					seg := c.Lines().At(i)
+					b.Write(seg.Value(src))
+				}
+				cur.blocks = append(cur.blocks, b.String())
+			case *ast.CodeSpan:
+				cur.spans = append(cur.spans, plainText(c, src))
+				return ast.WalkSkipChildren, nil
+			case *ast.Link:
+				cur.links = append(cur.links, string(c.Destination))
+			case *ast.AutoLink:
+				cur.links = append(cur.links, string(c.URL(src)))
+			}
+			return ast.WalkContinue, nil
+		})
+	}
+	for _, s := range ps.sections {
+		slices.Sort(s.spans)
+		slices.Sort(s.links)
+	}
+	return ps
 }
 
 // WriteDir writes the site into dir, replacing what a previous build left.

@@ -289,76 +289,118 @@ func TestBuildFails(t *testing.T) {
 	}
 }
 
-// translated returns a translation of page into lang, following the English
-// version from.
-func translated(slug, lang, from, body string) testPage {
-	return testPage{slug, lang, "---\ntitle: " + slug + " (" + lang + ")\nsource: " + from + "\n---\n\n" + body}
+// translated returns a translation of page into lang whose record is
+// "pending": stamp it to say which English sections it follows.
+func translated(slug, lang, body string) testPage {
+	return testPage{slug, lang, "---\ntitle: " + slug + " (" + lang + ")\nsource: pending\n---\n\n" + body}
 }
 
-func TestTranslations(t *testing.T) {
-	enBody := "## Intro {#intro}\n\n:::go chapters/01-demo/main.go limit\n\n[next](other.html#end)\n"
-	index := en("index", enBody)
-	other := en("other", "## End {#end}\n")
-	current := Version([]byte(index.src))
-	withLang := func(pages ...testPage) fstest.MapFS {
-		docs := testDocs(t, append([]testPage{index, other}, pages...)...)
-		docs["lang/fr.json"] = &fstest.MapFile{Data: docs["lang/en.json"].Data}
-		return docs
-	}
-
-	// A current translation: no banner; its link to an untranslated page
-	// goes to the English one.
-	docs := withLang(translated("index", "fr", current, "## Introduction {#intro}\n\n:::go chapters/01-demo/main.go limit\n\n[suite](other.html#end)\n"))
-	s, err := Build(Config{Root: testRoot(t), Docs: docs})
+// stamp records in docs that the translation of slug into lang follows the
+// English sections ids (every section if none) as they are now.
+func stamp(t *testing.T, docs fstest.MapFS, slug, lang string, ids ...string) {
+	t.Helper()
+	b, err := Stamp(docs, slug, lang, ids...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fr := string(s.Files["fr/index.html"])
+	docs[slug+"/"+lang+".md"] = &fstest.MapFile{Data: b}
+}
+
+func TestTranslations(t *testing.T) {
+	const (
+		enBody = "Opening.\n\n## Intro {#intro}\n\n:::go chapters/01-demo/main.go limit\n\n[next](other.html#end) and `limit`.\n\n## More {#more}\n\nMore text.\n"
+		frBody = "Ouverture.\n\n## Introduction {#intro}\n\n:::go chapters/01-demo/main.go limit\n\n`limit` et la [suite](other.html#end).\n\n## Plus {#more}\n\nPlus de texte.\n"
+	)
+	docs := testDocs(t, en("index", enBody), en("other", "## End {#end}\n"), translated("index", "fr", frBody))
+	docs["lang/fr.json"] = &fstest.MapFile{Data: docs["lang/en.json"].Data}
+	build := func() *Site {
+		t.Helper()
+		s, err := Build(Config{Root: testRoot(t), Docs: docs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+
+	// A pending record does not build: a translation must say what it
+	// follows.
+	if _, err := Build(Config{Root: testRoot(t), Docs: docs}); err == nil || !strings.Contains(err.Error(), "is not a record of sections") {
+		t.Errorf("Build error %v, want one about the pending record", err)
+	}
+
+	// Stamped whole, it is current: no banner, no note; its link to an
+	// untranslated page goes to the English one.
+	stamp(t, docs, "index", "fr")
+	if rec := string(docs["index/fr.md"].Data); !strings.Contains(rec, "source:\n  (top): ") || !strings.Contains(rec, "\n  more: ") || !strings.HasSuffix(rec, frBody) {
+		t.Errorf("stamped page:\n%s", rec)
+	}
+	fr := string(build().Files["fr/index.html"])
 	for _, want := range []string{`<html lang="fr">`, `href="../other.html#end"`, `href="../index.html" hreflang="en"`} {
 		if !strings.Contains(fr, want) {
 			t.Errorf("fr/index.html lacks %q", want)
 		}
 	}
-	if strings.Contains(fr, `class="banner"`) {
-		t.Error("a current translation shows the behind banner")
+	if strings.Contains(fr, `class="banner"`) || strings.Contains(fr, `class="section-behind"`) {
+		t.Error("a current translation says it is behind")
 	}
-	if !strings.Contains(string(s.Files["index.html"]), `href="fr/index.html" hreflang="fr"`) {
-		t.Error("the English page does not link to its translation")
+	if list, err := Translations(docs); err != nil || len(list) != 2 || list[0].State != Current || list[1].State != Missing {
+		t.Errorf("Translations = %v, %v; want index current, other missing", list, err)
 	}
+
+	// An edit to one English section puts that section behind, and only it.
+	docs["index/en.md"].Data = bytes.Replace(docs["index/en.md"].Data, []byte("More text."), []byte("More text, edited."), 1)
 	list, err := Translations(docs)
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || list[0].State != Behind || fmt.Sprint(list[0].Behind) != "[more]" || !strings.HasSuffix(list[0].String(), "behind: more") {
+		t.Errorf("Translations = %v, %v; want index behind in section more", list, err)
 	}
-	if len(list) != 2 || list[0].State != Current || list[1].State != Missing {
-		t.Errorf("Translations = %v, want index current, other missing", list)
+	fr = string(build().Files["fr/index.html"])
+	banner := fr[strings.Index(fr, `class="banner"`):]
+	banner = banner[:strings.Index(banner, "</div>")]
+	if !strings.Contains(banner, `<a href="#more">Plus</a>`) || strings.Contains(banner, "#intro") {
+		t.Errorf("the banner does not name exactly the section behind:\n%s", banner)
 	}
-
-	// A translation of an older version: the banner, and Behind.
-	docs = withLang(translated("index", "fr", "0123456789ab", "## Introduction {#intro}\n\n:::go chapters/01-demo/main.go limit\n\n[suite](other.html#end)\n"))
-	s, err = Build(Config{Root: testRoot(t), Docs: docs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(s.Files["fr/index.html"]), `class="banner"`) {
-		t.Error("a translation behind its English page shows no banner")
-	}
-	if list, _ := Translations(docs); list[0].State != Behind || !strings.Contains(list[0].String(), "behind") {
-		t.Errorf("Translations = %v, want index behind", list)
+	note := `<p class="section-behind" role="note">`
+	if strings.Count(fr, note) != 1 || !regexp.MustCompile(`id="more".*</h2>\n?` + regexp.QuoteMeta(note) + `[^<]*<a href="../index.html#more" hreflang="en" lang="en">More</a>`).MatchString(fr) {
+		t.Errorf("no note under the heading of the section behind, linking to its English text:\n%s", fr)
 	}
 
-	// Translations must keep the ids, the directives, and the source.
-	for _, tt := range []struct{ body, want string }{
-		{"## Introduction {#introduction}\n\n:::go chapters/01-demo/main.go limit\n", "heading ids [introduction] differ"},
-		{"## Introduction {#intro}\n\n:::go chapters/01-demo/main.go shelf\n", "directives"},
+	// Stamping that section brings the page current again; an edit to the
+	// top (here the title) names the top.
+	stamp(t, docs, "index", "fr", "more")
+	if list, _ := Translations(docs); list[0].State != Current {
+		t.Errorf("after stamping more: %v", list[0])
+	}
+	docs["index/en.md"].Data = bytes.Replace(docs["index/en.md"].Data, []byte("title: index"), []byte("title: Index"), 1)
+	if list, _ := Translations(docs); fmt.Sprint(list[0].Behind) != "[(top)]" {
+		t.Errorf("after a title edit: %v, want (top) behind", list[0])
+	}
+	if _, err := Stamp(docs, "index", "fr", "nowhere"); err == nil || !strings.Contains(err.Error(), "no section nowhere") {
+		t.Errorf("Stamp of an unknown section: %v", err)
+	}
+	stamp(t, docs, "index", "fr")
+
+	// Translations must keep the ids, the directives, and in a current
+	// section its code and links.
+	for _, tt := range []struct{ from, to, want string }{
+		{"{#intro}", "{#introduction}", "heading ids [introduction more] differ"},
+		{"main.go limit", "main.go shelf", "directives"},
+		{"`limit` et", "`limite` et", "section intro: code spans"},
+		{"(other.html#end)", "(index.html#more)", "section intro: links"},
 	} {
-		_, err := Build(Config{Root: testRoot(t), Docs: withLang(translated("index", "fr", current, tt.body))})
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
+		good := docs["index/fr.md"].Data
+		docs["index/fr.md"] = &fstest.MapFile{Data: bytes.Replace(good, []byte(tt.from), []byte(tt.to), 1)}
+		if _, err := Build(Config{Root: testRoot(t), Docs: docs}); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Build error %v, want %q", err, tt.want)
 		}
+		docs["index/fr.md"] = &fstest.MapFile{Data: good}
 	}
-	docs = withLang(testPage{"index", "fr", "---\ntitle: x\n---\n"})
-	if _, err := Build(Config{Root: testRoot(t), Docs: docs}); err == nil || !strings.Contains(err.Error(), "must record its English source version") {
-		t.Errorf("Build error %v, want one about the missing source version", err)
+	// ...but a section behind may differ in code and links until it is
+	// translated again.
+	docs["index/en.md"].Data = bytes.Replace(docs["index/en.md"].Data, []byte("More text, edited."), []byte("More text, with `code` and [a link](other.html)."), 1)
+	build()
+	docs["index/fr.md"] = &fstest.MapFile{Data: []byte("---\ntitle: x\n---\n")}
+	if _, err := Build(Config{Root: testRoot(t), Docs: docs}); err == nil || !strings.Contains(err.Error(), "must record the English version of each section") {
+		t.Errorf("Build error %v, want one about the missing record", err)
 	}
 }
 
