@@ -53,7 +53,7 @@ func findChromium() string {
 
 // docsWithTestLanguage is the docs tree plus testLang: its interface strings
 // are English, and its landing page is the English one, recorded as
-// translated from an older version so that it shows the banner.
+// following an older English text, so that it shows the banner.
 func docsWithTestLanguage(t *testing.T) fs.FS {
 	t.Helper()
 	docs := fstest.MapFS{}
@@ -75,7 +75,7 @@ func docsWithTestLanguage(t *testing.T) fs.FS {
 	en["name"] = "Test"
 	lang, _ := json.Marshal(en)
 	docs["lang/"+testLang+".json"] = &fstest.MapFile{Data: lang}
-	index := strings.Replace(string(docs["index/en.md"].Data), "---\n", "---\nsource: 000000000000\n", 1)
+	index := strings.Replace(string(docs["index/en.md"].Data), "---\n", "---\nsource:\n  (top): 000000000000\n", 1)
 	docs["index/"+testLang+".md"] = &fstest.MapFile{Data: []byte(index)}
 	return docs
 }
