@@ -38,6 +38,7 @@ type pageData struct {
 // older English text.
 type behind struct {
 	English  link   // the English page
+	Name     string // "English", as the language switcher names it
 	Sections []link // the sections behind, in this page
 }
 
@@ -89,7 +90,7 @@ func renderPage(tmpl *template.Template, langs []*Language, l *Language, slugs [
 		d.Langs = append(d.Langs, link{Title: other.Name, URL: relative(p.url, q.url), Current: other == l, Lang: other.Code})
 	}
 	if len(p.behind) > 0 {
-		d.Behind = &behind{English: link{Title: en[i].src.title, URL: relative(p.url, en[i].url), Lang: SourceLanguage}}
+		d.Behind = &behind{English: link{Title: en[i].src.title, URL: relative(p.url, en[i].url), Lang: SourceLanguage}, Name: langs[0].Name}
 		for _, id := range p.behind {
 			lk := link{Title: p.src.title, URL: "#content"}
 			if h := p.heading(id); h != nil {

@@ -360,7 +360,7 @@ func TestTranslations(t *testing.T) {
 		t.Errorf("the banner does not name exactly the section behind:\n%s", banner)
 	}
 	note := `<p class="section-behind" role="note">`
-	if strings.Count(fr, note) != 1 || !regexp.MustCompile(`id="more".*</h2>\n?` + regexp.QuoteMeta(note) + `[^<]*<a href="../index.html#more" hreflang="en" lang="en">More</a>`).MatchString(fr) {
+	if strings.Count(fr, note) != 1 || !regexp.MustCompile(`id="more".*</h2>\n?`+regexp.QuoteMeta(note)+`[^<]*<a href="../index.html#more" hreflang="en" lang="en">More</a>`).MatchString(fr) {
 		t.Errorf("no note under the heading of the section behind, linking to its English text:\n%s", fr)
 	}
 
