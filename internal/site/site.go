@@ -292,12 +292,33 @@ func sameStructure(en, tr *page) error {
 			what string
 			a, b []string
 		}{{"code blocks", x.blocks, y.blocks}, {"code spans", x.spans, y.spans}, {"links", x.links, y.links}} {
-			if !slices.Equal(d.a, d.b) {
-				errs = append(errs, fmt.Errorf("%s: section %s: %s %q differ from %s's %q", tr.src.file, id, d.what, d.b, en.src.file, d.a))
+			lacks, extra := difference(d.a, d.b), difference(d.b, d.a)
+			switch {
+			case len(lacks)+len(extra) > 0:
+				errs = append(errs, fmt.Errorf("%s: section %s: %s differ from %s's: lacks %q, has %q besides", tr.src.file, id, d.what, en.src.file, lacks, extra))
+			case !slices.Equal(d.a, d.b):
+				errs = append(errs, fmt.Errorf("%s: section %s: %s are %s's in another order", tr.src.file, id, d.what, en.src.file))
 			}
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// difference returns the items of a that b lacks, counting repeats.
+func difference(a, b []string) []string {
+	left := make(map[string]int)
+	for _, s := range b {
+		left[s]++
+	}
+	var out []string
+	for _, s := range a {
+		if left[s] > 0 {
+			left[s]--
+		} else {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // pageStructure is what a translation must keep of its English page.
