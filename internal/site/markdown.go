@@ -114,12 +114,15 @@ func codeWrapper(w util.BufWriter, ctx highlighting.CodeBlockContext, entering b
 }
 
 // newMarkdown returns the guide's Markdown dialect: GitHub tables, heading
-// attributes, directives, highlighting through CSS classes.
+// attributes, directives, highlighting through CSS classes, and a line break
+// between two Chinese or Japanese characters that joins them, as it would
+// in print, where one between Korean words stays a space.
 func newMarkdown() goldmark.Markdown {
 	return goldmark.New(
 		goldmark.WithExtensions(
 			extension.Table,
 			extension.Strikethrough,
+			extension.NewCJK(extension.WithEastAsianLineBreaks(extension.EastAsianLineBreaksCSS3Draft)),
 			highlighting.NewHighlighting(
 				highlighting.WithFormatOptions(formatOptions...),
 				highlighting.WithWrapperRenderer(codeWrapper),

@@ -422,3 +422,16 @@ func TestPretty(t *testing.T) {
 		t.Errorf("pretty of a line that is not JSON = %q, want it unchanged", got)
 	}
 }
+
+// TestLineBreaks: a line break in the source between two Chinese or
+// Japanese characters joins them; between Korean words, or Latin ones, it
+// is a space.
+func TestLineBreaks(t *testing.T) {
+	s := mustBuild(t, en("index", "次が 01 章の\nサーバーです。\n\n服务器\n返回错误。\n\n서버\n전체입니다.\n\nthe\nserver\n"))
+	page := string(s.Files["index.html"])
+	for _, want := range []string{"01 章のサーバーです。", "服务器返回错误。", "서버\n전체입니다.", "the\nserver"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+}
