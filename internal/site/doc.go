@@ -10,7 +10,7 @@
 // page template, style sheet and script). A page starts with front matter:
 //
 //	---
-//	title: Outils : les erreurs
+//	title: 01 Erreurs d’outil
 //	summary: Une erreur Go ordinaire devient un résultat que le modèle lit.
 //	source:
 //	  (top): 3f2a9c0b71de

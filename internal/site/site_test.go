@@ -435,3 +435,27 @@ func TestLineBreaks(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitSections: a page's sections start at its level-2 headings, not
+// at a "## " line inside a code block nor at a level-3 heading, and an edit
+// changes the version of its own section only.
+func TestSplitSections(t *testing.T) {
+	body := "Intro.\n\n## One {#one}\n\n```sh\n## not a heading {#x}\n```\n\n### Sub {#sub}\n\nText.\n\n## Two {#two}\n\nEnd.\n"
+	ids := func(ss []section) (s []string) {
+		for _, x := range ss {
+			s = append(s, x.id)
+		}
+		return s
+	}
+	a := splitSections("T", "S", []byte(body))
+	if got := fmt.Sprint(ids(a)); got != "[(top) one two]" {
+		t.Fatalf("sections %s, want [(top) one two]", got)
+	}
+	b := splitSections("T", "S", []byte(strings.Replace(body, "Text.", "Text, edited.", 1)))
+	if a[0] != b[0] || a[1] == b[1] || a[2] != b[2] {
+		t.Errorf("an edit in section one changed %v into %v", a, b)
+	}
+	if c := splitSections("T", "S2", []byte(body)); c[0] == a[0] || c[1] != a[1] {
+		t.Errorf("a summary edit changed %v into %v", a, c)
+	}
+}
