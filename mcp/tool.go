@@ -273,7 +273,7 @@ func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, arg
 	if err == nil {
 		return res, nil
 	}
-	if errors.As(err, &perr) {
+	if perr, ok := errors.AsType[*Error](err); ok {
 		return nil, perr
 	}
 	if _, ok := err.(*ArgumentsError); ok {
