@@ -31,9 +31,6 @@ func ScanValue(data []byte) (Value, bool) {
 	return Value{s.tree, 0}, true
 }
 
-// Exists reports whether v is a value, not the zero Value.
-func (v Value) Exists() bool { return v.t != nil }
-
 // Plain reports whether v's tree gives each name once in each object and
 // has only numbers that fit a float64, as encoding/json needs to decode it
 // into an interface value without losing or refusing anything.
