@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 
 	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
@@ -59,8 +61,35 @@ func appendResult(b []byte, result any) ([]byte, bool) {
 			b = jsonwire.AppendString(b, r.CacheScope)
 		}
 		return append(b, '}'), true
+	case *Error:
+		return appendError(b, r)
 	}
 	return b, false
+}
+
+// appendError appends the JSON of e, when its data is none, a string or
+// JSON text (as the rows of errorTable make it); encoding/json compacts
+// JSON text, and so does appendError.
+func appendError(b []byte, e *Error) ([]byte, bool) {
+	b = append(b, `{"code":`...)
+	b = strconv.AppendInt(b, int64(e.Code), 10)
+	b = append(b, `,"message":`...)
+	b = jsonwire.AppendString(b, e.Message)
+	switch d := e.Data.(type) {
+	case nil:
+	case string:
+		b = append(b, `,"data":`...)
+		b = jsonwire.AppendString(b, d)
+	case json.RawMessage:
+		buf := bytes.NewBuffer(append(b, `,"data":`...))
+		if len(d) == 0 || json.Compact(buf, d) != nil {
+			return b, false
+		}
+		b = buf.Bytes()
+	default:
+		return b, false
+	}
+	return append(b, '}'), true
 }
 
 // appendContent appends content blocks.

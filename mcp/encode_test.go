@@ -2,7 +2,10 @@ package mcp
 
 import (
 	"bytes"
+	"encoding/json"
 	"testing"
+
+	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
 )
 
 // encodeCases are texts that exercise every escape.
@@ -24,6 +27,9 @@ func checkAppendResult(t *testing.T, text string) {
 		&readResourceResult{Contents: []ResourceContents{{URI: text, MIMEType: text, Text: text}}},
 		&readResourceResult{Contents: []ResourceContents{{URI: "u", Text: text}, {URI: text}}, resultMeta: meta, cacheable: cacheable{TTLMs: &ttl, CacheScope: text}},
 		&readResourceResult{},
+		&Error{Code: CodeInvalidParams, Message: text},
+		&Error{Code: -1, Message: text, Data: text},
+		&Error{Code: CodeInternalError, Message: "m", Data: json.RawMessage(" {\"uri\" : " + string(jsonwire.AppendString(nil, text)) + ",\n\"n\":[1, 2]}")},
 	} {
 		got, ok := appendResult(nil, v)
 		if !ok {
@@ -45,6 +51,11 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 	}
 	if _, ok := appendResult(nil, &callToolWire{&CallToolResult{StructuredContent: map[string]any{}}, resultMeta{}}); ok {
 		t.Errorf("appendResult encoded a structured result")
+	}
+	for _, data := range []any{map[string]int{"n": 1}, json.RawMessage(`{"a":`), json.RawMessage{}} {
+		if _, ok := appendResult(nil, &Error{Code: 1, Message: "m", Data: data}); ok {
+			t.Errorf("appendResult encoded an error with data %#v, which encoding/json encodes or refuses", data)
+		}
 	}
 }
 

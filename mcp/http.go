@@ -192,7 +192,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) *httpError {
 		return nil
 	}
 	herr := h.serveLegacy(w, r, m)
-	if herr != nil && !m.isResponse() {
+	if herr != nil && !m.IsResponse() {
 		herr.id, herr.method = m.ID, *m.Method
 	}
 	return herr
@@ -201,7 +201,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) *httpError {
 // isModern reports whether m is served statelessly: a request other than
 // initialize that carries a modern protocol version in its header or _meta.
 func isModern(r *http.Request, m *message) bool {
-	if m.isResponse() || *m.Method == "initialize" {
+	if m.IsResponse() || *m.Method == "initialize" {
 		return false
 	}
 	return r.Header.Get(headerProtocolVersion) == ModernVersion || bodyVersion(m) != nil
@@ -226,7 +226,7 @@ func methodOf(m *message) string {
 // serveModern serves a stateless request after checking its headers
 // against its body.
 func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *message) {
-	if m.isNotification() {
+	if m.IsNotification() {
 		w.WriteHeader(http.StatusAccepted) // on HTTP, cancelling is closing the request
 		return
 	}
@@ -243,7 +243,7 @@ func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *mes
 
 // serveLegacy serves a message of the session-based protocol.
 func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *message) *httpError {
-	if !m.isResponse() && !m.isNotification() && *m.Method == "initialize" {
+	if !m.IsResponse() && !m.IsNotification() && *m.Method == "initialize" {
 		return h.initialize(w, r, m)
 	}
 	hs, herr := h.session(r)
@@ -254,9 +254,9 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *mes
 	// error: the client only SHOULD repeat the negotiated version, and the
 	// session answers at it (an unsupported version was refused in post).
 	switch {
-	case m.isResponse():
+	case m.IsResponse():
 		w.WriteHeader(http.StatusAccepted) // the server sends no requests
-	case m.isNotification():
+	case m.IsNotification():
 		notify(&hs.calls, m)
 		w.WriteHeader(http.StatusAccepted)
 	default:

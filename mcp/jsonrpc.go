@@ -10,37 +10,13 @@ import (
 	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
 )
 
-// message is one decoded JSON-RPC message. Every line is decoded once, into
-// this union: the envelope and every params field any method reads.
-type message struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  *string         `json:"method"`
-	Params  *params         `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
-}
-
-// params is the union of the params of every method the server handles.
-type params struct {
-	Meta *requestMeta `json:"_meta"`
-
-	// initialize
-	ProtocolVersion string `json:"protocolVersion"`
-	// tools/call
-	Name      *string         `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-	// resources/read
-	URI *string `json:"uri"`
-	// notifications/cancelled
-	RequestID json.RawMessage `json:"requestId"`
-}
-
-// requestMeta holds the _meta keys of a modern request.
-type requestMeta struct {
-	ProtocolVersion    *string         `json:"io.modelcontextprotocol/protocolVersion"`
-	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
-}
+// message, params and requestMeta are the decoded message, the union of
+// every method's params, and the _meta keys of a modern request.
+type (
+	message     = jsonwire.Message
+	params      = jsonwire.Params
+	requestMeta = jsonwire.RequestMeta
+)
 
 // decodeError is what decode reports when a line is not a usable message:
 // the error to answer with, and the id to answer to (nil for null).
@@ -56,8 +32,8 @@ type decodeError struct {
 // since notifications are never answered.
 func decode(line []byte) (*message, *decodeError) {
 	var typ *json.UnmarshalTypeError
-	m := new(message)
-	if err := jsonwire.Unmarshal(line, m); err != nil {
+	m, err := jsonwire.DecodeMessage(line)
+	if err != nil {
 		if typ = jsonwire.TypeError(err); typ == nil {
 			return nil, &decodeError{nil, errParseError.error(err.Error())}
 		}
@@ -105,12 +81,6 @@ func validID(id json.RawMessage) bool {
 	c := id[0]
 	return c == '"' && utf8.Valid(id) || c == '-' || ('0' <= c && c <= '9')
 }
-
-// isNotification reports whether a decoded request expects no response.
-func (m *message) isNotification() bool { return m.ID == nil }
-
-// isResponse reports whether m is a response rather than a request.
-func (m *message) isResponse() bool { return m.Method == nil }
 
 // bufPool recycles the buffers responses are encoded into.
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
 	"github.com/mcpbookshop/guide/mcp/internal/schema"
 )
 
@@ -33,12 +34,14 @@ func BenchmarkSchemaCheck(b *testing.B) {
 		{"invalid", `{"title":42}`, "/title: expected a string, got the number 42"},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			if got := c.Check(json.RawMessage(tc.args)); got != tc.want {
+			args := json.RawMessage(tc.args)
+			v, _ := jsonwire.ScanValue(args)
+			if got := c.Check(args, v); got != tc.want {
 				b.Fatalf("check(%s) = %q, want %q", tc.args, got, tc.want)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				c.Check(json.RawMessage(tc.args))
+				c.Check(args, v)
 			}
 		})
 	}

@@ -197,11 +197,10 @@ func (s *Server) runResource(ctx context.Context, h ResourceHandler, req *Resour
 	if err == nil {
 		return text, nil
 	}
-	var nf *ResourceNotFoundError
-	switch {
-	case errors.As(err, &perr):
+	if perr, ok := errors.AsType[*Error](err); ok {
 		return "", perr
-	case errors.As(err, &nf):
+	}
+	if nf, ok := errors.AsType[*ResourceNotFoundError](err); ok {
 		return "", errResourceNotFound.error(nf.Message, req.URI)
 	}
 	return "", errResourceFailed.withCause(err, req.URI)

@@ -28,7 +28,7 @@ func (sess *Session) Handle(ctx context.Context, msg []byte) []byte {
 	switch {
 	case derr != nil:
 		return sess.srv.fail(derr.id, "", derr.err)
-	case m.isResponse(), m.isNotification():
+	case m.IsResponse(), m.IsNotification():
 		return nil
 	}
 	return sess.srv.handle(ctx, &sess.ss, m)

@@ -201,9 +201,9 @@ func (c *conn) serveLine(ctx context.Context, line []byte, handoff *time.Timer) 
 		return true
 	}
 	switch {
-	case m.isResponse():
+	case m.IsResponse():
 		// the server sends no requests, so no response is awaited
-	case m.isNotification():
+	case m.IsNotification():
 		notify(&c.calls, m)
 	case isHandlerMethod(*m.Method):
 		return c.run(ctx, m, handoff)
@@ -301,8 +301,8 @@ func (c *conn) serveBatch(ctx context.Context, line []byte) {
 		switch {
 		case derr != nil:
 			out[i] = c.srv.fail(derr.id, "", derr.err)
-		case m.isResponse():
-		case m.isNotification():
+		case m.IsResponse():
+		case m.IsNotification():
 			notify(&c.calls, m)
 		case isHandlerMethod(*m.Method):
 			// Registered before the reader goes on, as run's are.

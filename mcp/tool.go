@@ -224,8 +224,12 @@ type callToolWire struct {
 	resultMeta
 }
 
-// emptyObject stands in for absent or null arguments.
-var emptyObject = json.RawMessage("{}")
+// emptyObject, scanned as emptyArgs, stands in for absent or null
+// arguments.
+var (
+	emptyObject  = json.RawMessage("{}")
+	emptyArgs, _ = jsonwire.ScanValue(emptyObject)
+)
 
 // callTool serves tools/call: the errors of finding the tool and reading its
 // arguments are protocol errors; everything after is the tool's result.
@@ -238,37 +242,38 @@ func (s *Server) callTool(ctx context.Context, r *request) (any, *Error) {
 	if t == nil {
 		return nil, errUnknownTool.error(*p.Name)
 	}
-	args := p.Arguments
+	args, scanned := p.Arguments, p.Args
 	switch {
 	case len(args) == 0 || string(args) == "null":
-		args = emptyObject
+		args, scanned = emptyObject, emptyArgs
 	case args[0] != '{':
 		return nil, errArgumentsNotObject.error()
 	}
-	res, perr := s.runTool(ctx, r, t, args)
+	res, perr := s.runTool(ctx, r, t, args, scanned)
 	if perr != nil {
 		return nil, perr
 	}
 	return &callToolWire{res, s.meta(r)}, nil
 }
 
-// runTool validates args and runs the tool's handler for r, turning its error or panic into a tool
-// error, or its *Error into a protocol error.
-func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, args json.RawMessage) (res *CallToolResult, perr *Error) {
+// runTool validates args (scanned, if the line was) and runs the tool's
+// handler for r, turning its error or panic into a tool error, or its
+// *Error into a protocol error.
+func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, args json.RawMessage, scanned jsonwire.Value) (res *CallToolResult, perr *Error) {
 	name := t.name
 	defer func() {
 		if v := recover(); v != nil {
 			res, perr = s.toolPanic(ctx, r, name, &PanicError{Value: v, Stack: debug.Stack()}), nil
 		}
 	}()
-	if msg := t.schema.Check(args); msg != "" {
+	if msg := t.schema.Check(args, scanned); msg != "" {
 		return s.toolError(ctx, r, errInvalidArguments, name, &ArgumentsError{msg}), nil
 	}
 	res, err := t.call(ctx, args)
 	if err == nil {
 		return res, nil
 	}
-	if errors.As(err, &perr) {
+	if perr, ok := errors.AsType[*Error](err); ok {
 		return nil, perr
 	}
 	if _, ok := err.(*ArgumentsError); ok {

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
 )
 
 // FillText returns tmpl with values filling its placeholders in order,
@@ -49,7 +51,10 @@ func Fill(tmpl string, value func(name string) any, asJSON bool) string {
 		}
 		b.WriteString(tmpl[:i])
 		v := value(tmpl[i+1 : j-1])
-		if asJSON {
+		if s, ok := v.(string); ok && asJSON {
+			var tmp [64]byte
+			b.Write(jsonwire.AppendString(tmp[:0], s))
+		} else if asJSON {
 			var buf bytes.Buffer
 			enc := json.NewEncoder(&buf)
 			enc.SetEscapeHTML(false)

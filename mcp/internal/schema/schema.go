@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
 )
 
 // Checker is an input schema compiled once, at registration. It covers
@@ -81,12 +82,26 @@ func Compile(s *jsonschema.Schema) *Checker {
 	return c
 }
 
-// Check validates raw JSON arguments. It returns "" when they conform, and
+// Check validates raw JSON arguments. scanned is raw scanned by package
+// jsonwire, if it was: when it is plain, the check reads it and decodes
+// nothing; otherwise raw is decoded as encoding/json decodes it into an
+// interface value, whose JSON is then scanned (each name once, every
+// number a float64). It returns "" when the arguments conform, and
 // otherwise every problem found, separated by "; ".
-func (c *Checker) Check(raw json.RawMessage) string {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return "arguments are not valid JSON: " + err.Error()
+func (c *Checker) Check(raw json.RawMessage, scanned jsonwire.Value) string {
+	v := scanned
+	if !v.Plain() {
+		var a any
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return "arguments are not valid JSON: " + err.Error()
+		}
+		text, err := json.Marshal(a)
+		if err != nil {
+			panic("mcp: decoded arguments do not encode: " + err.Error())
+		}
+		if v, _ = jsonwire.ScanValue(text); !v.Plain() {
+			panic("mcp: encoded arguments do not scan: " + string(text))
+		}
 	}
 	var problems []string
 	c.walk(pointer{}, v, &problems)
@@ -118,7 +133,7 @@ func (p pointer) at() string {
 }
 
 // walk appends to problems what is wrong with v at pointer p.
-func (c *Checker) walk(p pointer, v any, problems *[]string) {
+func (c *Checker) walk(p pointer, v jsonwire.Value, problems *[]string) {
 	if c == nil {
 		return
 	}
@@ -129,21 +144,25 @@ func (c *Checker) walk(p pointer, v any, problems *[]string) {
 		fail("expected %s, got %s", typeNames(c.types), describe(v))
 		return
 	}
-	switch v := v.(type) {
-	case float64:
-		c.walkNumber(p, v, problems)
-	case []any:
-		if c.minItems != nil && len(v) < *c.minItems {
-			fail("must have at least %s, got %d", count(*c.minItems, "item"), len(v))
+	switch v.Kind() {
+	case '0':
+		c.walkNumber(p, v.Float(), problems)
+	case '[':
+		n := 0
+		for range v.Elems() {
+			n++
 		}
-		if c.maxItems != nil && len(v) > *c.maxItems {
-			fail("must have at most %s, got %d", count(*c.maxItems, "item"), len(v))
+		if c.minItems != nil && n < *c.minItems {
+			fail("must have at least %s, got %d", count(*c.minItems, "item"), n)
+		}
+		if c.maxItems != nil && n > *c.maxItems {
+			fail("must have at most %s, got %d", count(*c.maxItems, "item"), n)
 		}
 		ptr := p.String()
-		for i, e := range v {
+		for i, e := range v.Elems() {
 			c.items.walk(pointer{ptr, strconv.Itoa(i), true}, e, problems)
 		}
-	case map[string]any:
+	case '{':
 		c.walkObject(p.String(), v, problems)
 	}
 }
@@ -166,19 +185,19 @@ func (c *Checker) walkNumber(p pointer, v float64, problems *[]string) {
 // walkObject appends to problems what is wrong with the object v at the
 // pointer ptr: missing required properties, its properties' own problems,
 // and unknown properties, sorted by name.
-func (c *Checker) walkObject(ptr string, v map[string]any, problems *[]string) {
+func (c *Checker) walkObject(ptr string, v jsonwire.Value, problems *[]string) {
 	for _, name := range c.required {
-		if _, ok := v[name]; !ok {
+		if _, ok := v.Member(name); !ok {
 			*problems = append(*problems, ptr+"/"+escapePointer(name)+": required, but missing")
 		}
 	}
 	for _, name := range c.order {
-		if e, ok := v[name]; ok {
+		if e, ok := v.Member(name); ok {
 			c.props[name].walk(pointer{ptr, escapePointer(name), true}, e, problems)
 		}
 	}
 	var unknown []string
-	for name, e := range v {
+	for name, e := range v.Members() {
 		if _, ok := c.props[name]; ok {
 			continue
 		}
@@ -199,22 +218,21 @@ func (c *Checker) walkObject(ptr string, v map[string]any, problems *[]string) {
 }
 
 // hasType reports whether v is of JSON type t.
-func hasType(v any, t string) bool {
-	switch v := v.(type) {
-	case nil:
+func hasType(v jsonwire.Value, t string) bool {
+	switch v.Kind() {
+	case 'n':
 		return t == "null"
-	case bool:
+	case 't', 'f':
 		return t == "boolean"
-	case string:
+	case '"':
 		return t == "string"
-	case []any:
+	case '[':
 		return t == "array"
-	case map[string]any:
+	case '{':
 		return t == "object"
-	case float64:
-		return t == "number" || t == "integer" && v == math.Trunc(v) && !math.IsInf(v, 0)
 	}
-	return false
+	f := v.Float()
+	return t == "number" || t == "integer" && f == math.Trunc(f) && !math.IsInf(f, 0)
 }
 
 // typeNames names JSON types with articles: "a string or null".
@@ -231,20 +249,21 @@ func typeNames(types []string) string {
 }
 
 // describe names a JSON value for a message: `the number 42`, `an object`.
-func describe(v any) string {
-	switch v := v.(type) {
-	case nil:
+func describe(v jsonwire.Value) string {
+	switch v.Kind() {
+	case 'n':
 		return "null"
-	case bool:
-		return "the boolean " + strconv.FormatBool(v)
-	case float64:
-		return "the number " + strconv.FormatFloat(v, 'g', -1, 64)
-	case string:
-		if utf8.RuneCountInString(v) > 40 {
-			v = string([]rune(v)[:40]) + "…"
+	case 't', 'f':
+		return "the boolean " + v.Text()
+	case '0':
+		return "the number " + strconv.FormatFloat(v.Float(), 'g', -1, 64)
+	case '"':
+		s := v.Str()
+		if utf8.RuneCountInString(s) > 40 {
+			s = string([]rune(s)[:40]) + "…"
 		}
-		return "the string " + strconv.Quote(v)
-	case []any:
+		return "the string " + strconv.Quote(s)
+	case '[':
 		return "an array"
 	}
 	return "an object"

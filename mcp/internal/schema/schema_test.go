@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
 )
 
 // inferred compiles the input schema that mcp.AddTool infers from T.
@@ -60,11 +61,28 @@ func TestSchemaMessages(t *testing.T) {
 		{`{"title":42,"limit":200}`, "/title: expected a string, got the number 42; /limit: must be at most 127, got 200"},
 		{`[]`, "/: expected an object, got an array"},
 		{`{"title":`, "arguments are not valid JSON: unexpected end of JSON input"},
+		{`{"title":"Dune","limit":1e400}`, "arguments are not valid JSON: json: cannot unmarshal number 1e400 into Go value of type float64"},
+		{`{"title":42,"title":"Dune"}`, ""},
+		{`{"ti\u0074le":"\u00e9\ud800","x":1,"x":2}`, "/x: unknown property (expected title, limit, count, ratio, tags, pair, note, extra, shelf, any, meta)"},
+		{"{\"title\":\"a\xffb\",\"limit\":\"\xfe\"}", "/limit: expected an integer, got the string \"\uFFFD\""},
 	} {
-		if got := c.Check([]byte(tt.args)); got != tt.want {
+		if got := check(t, c, tt.args); got != tt.want {
 			t.Errorf("check(%s)\n got %q\nwant %q", tt.args, got, tt.want)
 		}
 	}
+}
+
+// check checks args as scanned with their line (when they scan) and as
+// not, and fails unless both give the same answer, which it returns.
+func check(t *testing.T, c *Checker, args string) string {
+	t.Helper()
+	unscanned := c.Check([]byte(args), jsonwire.Value{})
+	if v, ok := jsonwire.ScanValue([]byte(args)); ok {
+		if got := c.Check([]byte(args), v); got != unscanned {
+			t.Errorf("check(%s): scanned %q, unscanned %q", args, got, unscanned)
+		}
+	}
+	return unscanned
 }
 
 // TestSchemaMap: a map argument type allows any property of its value type.
@@ -74,7 +92,7 @@ func TestSchemaMap(t *testing.T) {
 		`{"a":true,"b":false}`: "",
 		`{"a":1}`:              "/a: expected a boolean, got the number 1",
 	} {
-		if got := c.Check([]byte(args)); got != want {
+		if got := check(t, c, args); got != want {
 			t.Errorf("check(%s) = %q, want %q", args, got, want)
 		}
 	}

@@ -1,0 +1,322 @@
+package jsonwire
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// scanCases are lines on which the scanner and the decoders by reflection
+// could part ways: names in another case, repeated or escaped; nulls;
+// wrong types; invalid UTF-8 and escaped surrogates; numbers of every
+// form; whitespace; trailing data; deep nesting.
+var scanCases = []string{
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_author","arguments":{"title":"Dune"}}}`,
+	`{"JSONRPC":"2.0","Id":1,"METHOD":"tools/call","Params":{"NAME":"x","Arguments":{}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"a","method":"b","params":{"name":"x","name":"y"}}`,
+	`{"jsonrpc":"2.0","id":1,"x":1,"x":2,"method":"m","params":{"arguments":{"a":1,"a":2}}}`,
+	`{"jsonrpc":"2.0","id":"\u00e9\ud83d\ude00","method":"tools/call","params":{"name":"caf\u00e9\ud800x\udc00\ud800\u0041"}}`,
+	"{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"method\":\"m\"}",
+	"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\xfe\",\"params\":{\"name\":\"a\xc0b\"}}",
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":42}}`,
+	`{"jsonrpc":2,"id":1,"method":"tools/call"}`,
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1,2]}`,
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}`,
+	`{"jsonrpc":"2.0","id":null,"method":null}`,
+	`{"jsonrpc":"2.0","id":1e400,"method":"x","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":7}}}`,
+	`{"jsonrpc":"2.0","id":-0.5E+3,"method":"x","params":{"arguments":{"n":[0,-0,1.5e-400,1e400,12345678901234567890]}}}`,
+	`{"jsonrpc":"2.0","id":01,"method":"x"}`,
+	`{"jsonrpc":"2.0","id":1.,"method":"x"}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x"} trailing`,
+	`{"jsonrpc":"2.0","id":1,"method":"x"} {}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x"`,
+	`{"jsonrpc":"2.0","id":1,"method":"x",}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"arguments":[1,]}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"a\qb"}`,
+	"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\tb\"}",
+	`[{"jsonrpc":"2.0"}]`,
+	`"just a string"`,
+	`{}`, `null`, ``, ` `, `{`, `}`, `tru`, `nul`,
+	` { "jsonrpc" : "2.0" , "id" : -1.5e3 , "method" : "tools/call" , "params" : { "name" : "t" , "arguments" : { } } } ` + "\r\n\t",
+	`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":7}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_META":{"io.modelcontextprotocol/protocolversion":"1"}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":null}}`,
+	`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r1","reason":"user"}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"a":[true,false,null]},"error":null}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"m"}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"uri":"a\\b\/c\"d\n","name":null}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","extra":{"method":"y"},"params":{}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"arguments":[{"a":"}"},"\\"",[]]}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"arguments":{"a\u0000\"b":{"c":[true,null,"\ud800"]},"b":"x"}}}`,
+	`{"jsonrpc":"2.0","id":true,"method":"x","params":"p"}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","\u006dethod":"y"}`,
+	`{"jsonrpc":"2.0","id":1,"\u006dethod":"y","params":{"na\u006de":"n","protocolVersion":"v","arguments":"s","uri":"u","requestId":[]}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"name":"é😀"}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"arguments":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"arguments":{` + strings.Repeat(`"k":1,`, 20) + `"l":2}}}`,
+}
+
+// pinnedLines returns the lines the clients send in the chapters' pinned
+// scripts (testdata/scripts/*/*.txtar, files req/*).
+func pinnedLines(t testing.TB) [][]byte {
+	scripts, err := filepath.Glob("../../../testdata/scripts/*/*.txtar")
+	if err != nil || len(scripts) == 0 {
+		t.Fatalf("no pinned scripts: %v", err)
+	}
+	var lines [][]byte
+	for _, name := range scripts {
+		ar, err := txtar.ParseFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, file := range ar.Files {
+			if strings.HasPrefix(file.Name, "req/") {
+				for line := range bytes.Lines(file.Data) {
+					lines = append(lines, bytes.TrimSuffix(line, []byte("\n")))
+				}
+			}
+		}
+	}
+	return lines
+}
+
+// checkScanMessage fails unless the line, when scanMessage scans it,
+// decodes as Unmarshal decodes it, and its scanned arguments read as
+// encoding/json reads them; and unless scanMessage scans a plain line. It
+// reports whether the line was scanned.
+func checkScanMessage(t *testing.T, line []byte) bool {
+	t.Helper()
+	got := scanMessage(line)
+	if got == nil {
+		if plainLine(line) {
+			t.Errorf("scanMessage(%q) declined a plain line", line)
+		}
+		return false
+	}
+	var want Message
+	if err := Unmarshal(line, &want); err != nil {
+		t.Fatalf("scanMessage(%q) scanned a line Unmarshal refuses: %v", line, err)
+	}
+	if got.Params != nil {
+		if got.Params.Arguments != nil {
+			checkValue(t, got.Params.Arguments, got.Params.Args)
+		}
+		got.Params.Args = Value{}
+	}
+	if !reflect.DeepEqual(*got, want) {
+		t.Errorf("scanMessage(%q) = %s; Unmarshal gives %s", line, show(got), show(&want))
+	}
+	return true
+}
+
+// plainLine reports whether line is valid JSON in valid UTF-8, nested at
+// most maxDepth deep, an object whose members Message, Params and
+// RequestMeta name are given once each, not null, with their fields'
+// types: a line scanMessage must scan.
+func plainLine(line []byte) bool {
+	if !validJSON(line, true) || nested(line) > maxDepth {
+		return false
+	}
+	top, ok := members(line)
+	if !ok {
+		return false
+	}
+	for name, v := range top {
+		switch name {
+		case "jsonrpc", "method":
+			ok = v.Kind() == '"'
+		case "id", "result", "error":
+			ok = v.Kind() != 'n'
+		case "params":
+			var p map[string]jsontext.Value
+			if p, ok = members(v); !ok {
+				return false
+			}
+			for name, v := range p {
+				switch name {
+				case "protocolVersion", "name", "uri":
+					ok = v.Kind() == '"'
+				case "arguments", "requestId":
+					ok = v.Kind() != 'n'
+				case "_meta":
+					var m map[string]jsontext.Value
+					if m, ok = members(v); !ok {
+						return false
+					}
+					ok = m[metaNames[0]] == nil || m[metaNames[0]].Kind() == '"'
+					ok = ok && (m[metaNames[1]] == nil || m[metaNames[1]].Kind() != 'n')
+				}
+				if !ok {
+					return false
+				}
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// members returns the members of a JSON object, reporting false for
+// anything else and for an object that gives a name twice.
+func members(data []byte) (map[string]jsontext.Value, bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowInvalidUTF8(true))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil, false
+	}
+	m := map[string]jsontext.Value{}
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil, false
+		}
+		name := tok.String() // before ReadValue voids tok
+		v, err := dec.ReadValue()
+		if err != nil {
+			return nil, false
+		}
+		m[name] = bytes.Clone(v)
+	}
+	return m, true
+}
+
+// validJSON reports whether data is valid JSON in valid UTF-8, whose
+// escapes may stand for lone surrogates (as encoding/json takes them),
+// and whose objects may give a name twice when repeats is true.
+func validJSON(data []byte, repeats bool) bool {
+	return utf8.Valid(data) && jsontext.Value(data).IsValid(jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(repeats))
+}
+
+// nested returns how deep a valid JSON text nests.
+func nested(v []byte) int {
+	depth, most := 0, 0
+	dec := jsontext.NewDecoder(bytes.NewReader(v), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return most
+		}
+		switch tok.Kind() {
+		case '{', '[':
+			depth++
+			most = max(most, depth)
+		case '}', ']':
+			depth--
+		}
+	}
+}
+
+// show formats a message for a failure, its pointers followed.
+func show(m *Message) string {
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// checkValue fails unless v is raw scanned, plain exactly when raw gives
+// each name once and encoding/json decodes it into an interface value,
+// and then read as that value.
+func checkValue(t *testing.T, raw []byte, v Value) {
+	t.Helper()
+	if v.t == nil || v.Text() != string(raw) {
+		t.Fatalf("%q scanned as %+v", raw, v)
+	}
+	var want any
+	err := json.Unmarshal(raw, &want)
+	if plain := err == nil && validJSON(raw, false); v.Plain() != plain {
+		t.Fatalf("ScanValue(%q).Plain() = %v; encoding/json: %v, names given once: %v", raw, v.Plain(), err, validJSON(raw, false))
+	}
+	if got := toAny(v); v.Plain() && !reflect.DeepEqual(got, want) {
+		t.Errorf("ScanValue(%q) reads as %#v; encoding/json gives %#v", raw, got, want)
+	}
+}
+
+// toAny returns v as encoding/json decodes it into an interface value.
+func toAny(v Value) any {
+	switch v.Kind() {
+	case '{':
+		m := map[string]any{}
+		for name, e := range v.Members() {
+			m[name] = toAny(e)
+		}
+		return m
+	case '[':
+		a := []any{}
+		for _, e := range v.Elems() {
+			a = append(a, toAny(e))
+		}
+		return a
+	case '"':
+		return v.Str()
+	case '0':
+		return v.Float()
+	case 't':
+		return true
+	case 'f':
+		return false
+	}
+	return nil
+}
+
+// TestScanMessageMatchesUnmarshal checks scanMessage against Unmarshal
+// on the cases and the pinned lines, which must all be scanned.
+func TestScanMessageMatchesUnmarshal(t *testing.T) {
+	for _, line := range scanCases {
+		checkScanMessage(t, []byte(line))
+	}
+	for _, line := range pinnedLines(t) {
+		if !checkScanMessage(t, line) && plainLine(line) {
+			t.Errorf("pinned line %q not scanned", line)
+		}
+	}
+}
+
+// TestScanValueMatchesEncodingJSON checks ScanValue against encoding/json.
+func TestScanValueMatchesEncodingJSON(t *testing.T) {
+	for _, line := range scanCases {
+		checkScanValue(t, []byte(line))
+	}
+}
+
+// checkScanValue fails unless ScanValue takes data exactly when it is
+// valid JSON in valid UTF-8, nested less than a thousand deep, and reads
+// it as encoding/json does.
+func checkScanValue(t *testing.T, data []byte) {
+	t.Helper()
+	v, ok := ScanValue(data)
+	valid := validJSON(data, true) && nested(data) <= maxDepth
+	if ok != valid {
+		t.Fatalf("ScanValue(%q) reports %v; valid: %v", data, ok, valid)
+	}
+	if ok {
+		checkValue(t, bytes.TrimSpace(data), v)
+	}
+}
+
+// FuzzScanMessage looks for a line that scanMessage decodes otherwise
+// than Unmarshal: go test -run '^$' -fuzz FuzzScanMessage ./mcp/internal/jsonwire/
+func FuzzScanMessage(f *testing.F) {
+	for _, line := range scanCases {
+		f.Add([]byte(line))
+	}
+	for _, line := range pinnedLines(f) {
+		f.Add(line)
+	}
+	f.Fuzz(func(t *testing.T, line []byte) { checkScanMessage(t, line) })
+}
+
+// FuzzScanValue looks for a text that ScanValue reads otherwise than
+// encoding/json: go test -run '^$' -fuzz FuzzScanValue ./mcp/internal/jsonwire/
+func FuzzScanValue(f *testing.F) {
+	for _, line := range scanCases {
+		f.Add([]byte(line))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkScanValue(t, data) })
+}
