@@ -74,6 +74,29 @@
     });
   });
 
+  // The language switcher keeps the reader on the same section: ids are the
+  // same in every language, so the other language's page is opened at the
+  // section the location names if it is on screen, else at the last
+  // section whose heading has scrolled past the top.
+  function sectionInView() {
+    var top = document.querySelector(".top");
+    var line = (top ? top.getBoundingClientRect().bottom : 0) + 24;
+    var named = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (named) {
+      var r = named.getBoundingClientRect();
+      if (r.bottom > 0 && r.top < window.innerHeight) { return location.hash; }
+    }
+    var id = "";
+    document.querySelectorAll("article h2[id], article h3[id]").forEach(function (h) {
+      if (h.getBoundingClientRect().top <= line) { id = h.id; }
+    });
+    return id ? "#" + encodeURIComponent(id) : "";
+  }
+  document.querySelectorAll("details.langs a").forEach(function (a) {
+    function carry() { a.href = a.href.split("#")[0] + sectionInView(); }
+    ["pointerdown", "focus", "click"].forEach(function (type) { a.addEventListener(type, carry); });
+  });
+
   // Search, over the index the generator wrote as a script.
   var input = document.getElementById("search-input");
   var list = document.getElementById("search-results");
