@@ -119,16 +119,42 @@
     var from = Math.max(0, at - 50);
     return (from > 0 ? "…" : "") + text.slice(from, at + 90) + "…";
   }
-  // search returns the best entries holding every term (lower case).
-  function search(terms) {
+  // tokens splits a text as the generator split the index's (searchTokens
+  // in internal/site): runs of letters, marks and digits, in lower case,
+  // full-width Latin made ASCII; a run of Han, kana or Hangul gives each
+  // pair of neighbouring characters and its last character.
+  var wordRE = /[\p{L}\p{M}\p{N}\u200c\u200d]+/gu;
+  var cjk = "\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Hangul}\\u30fc";
+  var partRE = new RegExp("[" + cjk + "]+|[^" + cjk + "]+", "gu");
+  var cjkRE = new RegExp("^[" + cjk + "]", "u");
+  function tokens(text) {
+    var out = [], seen = {};
+    function add(t) {
+      if (!seen[t]) { seen[t] = true; out.push(t); }
+    }
+    var folded = text.normalize("NFC").replace(/[\uff01-\uff5e]/g, function (c) {
+      return String.fromCharCode(c.charCodeAt(0) - 0xfee0);
+    }).toLowerCase().replace(/i\u0307/g, "i"); // İ lowers to i and a dot above
+    (folded.match(wordRE) || []).forEach(function (word) {
+      word.match(partRE).forEach(function (part) {
+        if (!cjkRE.test(part)) { add(part); return; }
+        var chars = Array.from(part);
+        for (var i = 0; i + 1 < chars.length; i++) { add(chars[i] + chars[i + 1]); }
+        add(chars[chars.length - 1]);
+      });
+    });
+    return out;
+  }
+  window.guideSearchTokens = tokens; // for the browser test, against the generator's
+  // search returns the best entries in which every term begins a token.
+  function search(terms, phrase) {
     var hits = [];
     (window.guideSearchIndex || []).forEach(function (e) {
-      var head = (e.p + " " + e.h).toLowerCase();
-      var text = e.t.toLowerCase();
-      var score = 0;
+      var head = " " + e.k, words = " " + e.w;
+      var score = e.t.toLowerCase().indexOf(phrase) >= 0 ? 5 : 0;
       for (var i = 0; i < terms.length; i++) {
-        var inHead = head.indexOf(terms[i]) >= 0;
-        var inText = text.indexOf(terms[i]) >= 0;
+        var inHead = head.indexOf(" " + terms[i]) >= 0;
+        var inText = words.indexOf(" " + terms[i]) >= 0;
         if (!inHead && !inText) { return; }
         score += (inHead ? 10 : 0) + (inText ? 1 : 0);
       }
@@ -139,13 +165,16 @@
   }
   function showResults() {
     var query = input.value.trim();
-    if (!query) { list.hidden = true; list.innerHTML = ""; return; }
-    var terms = query.toLowerCase().split(/\s+/).filter(Boolean);
-    var hits = search(terms);
+    var terms = tokens(query);
+    if (!terms.length) { list.hidden = true; list.innerHTML = ""; return; }
+    // Marked: the words as typed, longest first, for a pair of CJK
+    // characters marks little.
+    var words = query.toLowerCase().split(/\s+/).sort(function (a, b) { return b.length - a.length; });
+    var hits = search(terms, query.toLowerCase());
     list.innerHTML = hits.length ? hits.map(function (e) {
       return "<li><a href=\"" + escapeHTML(root + e.u) + "\"><span class=\"where\">" + escapeHTML(e.p) +
-        "</span><span class=\"heading\">" + mark(e.h || e.p, terms) + "</span><span class=\"snippet\">" +
-        mark(snippet(e.t, terms[0]), terms) + "</span></a></li>";
+        "</span><span class=\"heading\">" + mark(e.h || e.p, words) + "</span><span class=\"snippet\">" +
+        mark(snippet(e.t, words[0]), words) + "</span></a></li>";
     }).join("") : "<li class=\"none\">" + escapeHTML(body.dataset.noResults) + "</li>";
     list.hidden = false;
   }
