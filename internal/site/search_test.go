@@ -71,18 +71,18 @@ func scriptsDocs(t *testing.T) fstest.MapFS {
 	if err != nil {
 		t.Fatal(err)
 	}
-	read := func(name string) string {
-		b, err := os.ReadFile(name)
+	src := make(map[string]string)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return string(b)
+		src[strings.TrimSuffix(filepath.Base(f), ".md")] = string(b)
 	}
-	index := en("index", read(filepath.Join("testdata", "scripts", "en.md")))
-	pages := []testPage{index}
-	for _, f := range files {
-		if lang := strings.TrimSuffix(filepath.Base(f), ".md"); lang != SourceLanguage {
-			pages = append(pages, translated("index", lang, Version([]byte(index.src)), read(f)))
+	pages := []testPage{{"index", SourceLanguage, src[SourceLanguage]}}
+	for lang, s := range src {
+		if lang != SourceLanguage {
+			pages = append(pages, testPage{"index", lang, strings.Replace(s, "---\n", "---\nsource: "+Version([]byte(src[SourceLanguage]))+"\n", 1)})
 		}
 	}
 	docs := testDocs(t, pages...)
