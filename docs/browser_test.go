@@ -295,6 +295,47 @@ func TestBrowser(t *testing.T) {
 					t.Errorf("in %s, the behind banner shown=%v", lang, banner)
 				}
 			}
+
+			// It keeps the reader on the section the location names, or
+			// on the one scrolled to. The clicks are the mouse's, where the
+			// elements are: chromedp.Click first scrolls them into view.
+			click := func(t *testing.T, selector string) {
+				t.Helper()
+				var at []float64
+				b.eval(t, `(() => { const r = document.querySelector('`+selector+`').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`, &at)
+				if err := chromedp.Do(b.ctx, chromedp.MouseClickXY(at[0], at[1])); err != nil {
+					t.Fatal(err)
+				}
+			}
+			switchTo := func(t *testing.T, lang string) (page, hash string) {
+				t.Helper()
+				click(t, "details.langs summary")
+				click(t, `details.langs a[hreflang="`+lang+`"]`)
+				b.poll(t, `document.documentElement.lang === "`+lang+`" && document.readyState === "complete"`)
+				var at []string
+				b.eval(t, `[location.pathname, location.hash]`, &at)
+				return at[0], at[1]
+			}
+			b.visit(t, srv.URL+"/tool-errors.html#why")
+			var other string
+			b.eval(t, `([...document.querySelectorAll("details.langs a")].map(a => a.hreflang).filter(l => l !== "en" && l !== "`+testLang+`")[0] || "")`, &other)
+			if other == "" {
+				t.Fatal("tool-errors.html has no translation to switch to")
+			}
+			if page, hash := switchTo(t, other); page != "/"+other+"/tool-errors.html" || hash != "#why" {
+				t.Errorf("switching from tool-errors.html#why to %s opened %s%s", other, page, hash)
+			}
+			var scrolled string
+			b.eval(t, `(() => {
+				history.replaceState(null, "", location.pathname);
+				const hs = document.querySelectorAll("article h2[id]"), h = hs[Math.floor(hs.length / 2)];
+				h.scrollIntoView();
+				return h.id;
+			})()`, &scrolled)
+			if page, hash := switchTo(t, site.SourceLanguage); page != "/tool-errors.html" || hash != "#"+scrolled {
+				t.Errorf("switching to English, scrolled to #%s, opened %s%s", scrolled, page, hash)
+			}
+			b.check(t, "the language switcher's pages")
 		})
 
 		t.Run("copy button", func(t *testing.T) {

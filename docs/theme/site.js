@@ -86,6 +86,10 @@
       var r = named.getBoundingClientRect();
       if (r.bottom > 0 && r.top < window.innerHeight) { return location.hash; }
     }
+    // At the end of the page, the last sections cannot scroll up to the
+    // top: the last heading on screen is the one read.
+    var end = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
+    if (end) { line = window.innerHeight; }
     var id = "";
     document.querySelectorAll("article h2[id], article h3[id]").forEach(function (h) {
       if (h.getBoundingClientRect().top <= line) { id = h.id; }
