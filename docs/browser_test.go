@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -149,7 +150,7 @@ func TestBrowser(t *testing.T) {
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("starting %s: %v", exe, err)
 	}
-	browserCtx := ctx
+	pool := newTabs(ctx, runtime.GOMAXPROCS(0))
 
 	ui, err := uiStrings(cfg.Docs)
 	if err != nil {
@@ -180,7 +181,7 @@ func TestBrowser(t *testing.T) {
 		for _, host := range hosts {
 			t.Run("run every transcript from "+host.name, func(t *testing.T) {
 				t.Parallel()
-				b := newTab(t, browserCtx)
+				b := pool.get(t)
 				ran := 0
 				var cold, warm []float64 // milliseconds from a click to the replies
 				for _, page := range pagesWithRun {
@@ -246,20 +247,20 @@ func TestBrowser(t *testing.T) {
 
 		t.Run("crawl at desktop width", func(t *testing.T) {
 			t.Parallel()
-			crawlSite(t, newTab(t, browserCtx), srv.URL, desktop, crawled, ui, &links)
+			crawlSite(t, pool.get(t), srv.URL, desktop, crawled, ui, &links)
 		})
 		t.Run("crawl at phone width", func(t *testing.T) {
 			t.Parallel()
-			crawlSite(t, newTab(t, browserCtx), srv.URL, phone, crawled, ui, &links)
+			crawlSite(t, pool.get(t), srv.URL, phone, crawled, ui, &links)
 		})
 		t.Run("scripts", func(t *testing.T) {
 			t.Parallel()
-			testScripts(t, browserCtx)
+			testScripts(t, pool)
 		})
 
 		t.Run("search", func(t *testing.T) {
 			t.Parallel()
-			b := newTab(t, browserCtx)
+			b := pool.get(t)
 			b.visit(t, srv.URL+"/index.html")
 			if err := chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.CSS("#search-input"), "isError"),
 				chromedp.WaitVisible(chromedp.CSS("#search-results a"))); err != nil {
@@ -281,7 +282,7 @@ func TestBrowser(t *testing.T) {
 
 		t.Run("language switcher", func(t *testing.T) {
 			t.Parallel()
-			b := newTab(t, browserCtx)
+			b := pool.get(t)
 			b.visit(t, srv.URL+"/index.html")
 			for _, lang := range []string{testLang, site.SourceLanguage} {
 				if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS("details.langs summary")),
@@ -340,7 +341,7 @@ func TestBrowser(t *testing.T) {
 
 		t.Run("copy button", func(t *testing.T) {
 			t.Parallel()
-			b := newTab(t, browserCtx)
+			b := pool.get(t)
 			// The first block of Tool errors is the chapter's whole main.go:
 			// what Copy gives must be that file, line for line.
 			file, err := os.ReadFile(filepath.Join(root, "chapters", "01-tool-errors", "main.go"))
@@ -370,7 +371,7 @@ func TestBrowser(t *testing.T) {
 
 		t.Run("edit and send", func(t *testing.T) {
 			t.Parallel()
-			b := newTab(t, browserCtx)
+			b := pool.get(t)
 			b.visit(t, hosts[0].base+"tool-errors.html")
 			const fig = "#t01-modern-tool-error"
 			ex := fig + ` .exchange[data-request*="Nothing"]`
@@ -429,7 +430,7 @@ func TestBrowser(t *testing.T) {
 
 		t.Run("layout", func(t *testing.T) {
 			t.Parallel()
-			b := newTab(t, browserCtx)
+			b := pool.get(t)
 			// At 1280 px, the code is not clipped while the page has room.
 			b.viewport(t, 1280, 900)
 			for _, page := range []string{"tool-errors.html", "overview.html", "resources.html"} {
@@ -477,7 +478,7 @@ func TestBrowser(t *testing.T) {
 
 		t.Run("screenshots", func(t *testing.T) {
 			t.Parallel()
-			b := newTab(t, browserCtx)
+			b := pool.get(t)
 			dir := *screenshots
 			if dir == "" {
 				t.Skip("no -screenshots folder given")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"net/http/httptest"
 	"os"
 	"path"
@@ -67,11 +66,11 @@ func scriptsSite(t *testing.T) *site.Site {
 }
 
 // testScripts checks the page of scriptsDir in every language as the
-// crawl checks the guide's, at both widths (its long code span fits no
+// crawl checks the guide's, at phone width (its long code span fits no
 // phone unless it breaks; its search finds two characters of Japanese and
 // Chinese), and that each script has its fonts, line height and line
 // breaking, also for the language names in the switcher.
-func testScripts(t *testing.T, ctx context.Context) {
+func testScripts(t *testing.T, pool *tabs) {
 	s := scriptsSite(t)
 	srv := httptest.NewServer(site.Handler(s))
 	defer srv.Close()
@@ -89,46 +88,45 @@ func testScripts(t *testing.T, ctx context.Context) {
 	}
 	slices.Sort(pages)
 	var links linkSet
-	for _, vp := range []viewport{desktop, phone} {
-		b := newTab(t, ctx)
-		b.viewport(t, vp.width, vp.height, vp.opts...)
-		for _, page := range pages {
-			checkPage(t, b, srv.URL, page, vp, ui, &links)
-			lang := langOf(page)
-			var got struct {
-				Font, LineBreak, WordBreak string
-				Leading                    float64
-				Switcher                   map[string]string // a language's font-family in the switcher
+	b := pool.get(t)
+	vp := phone
+	b.viewport(t, vp.width, vp.height, vp.opts...)
+	for _, page := range pages {
+		checkPage(t, b, srv.URL, page, vp, ui, &links)
+		lang := langOf(page)
+		var got struct {
+			Font, LineBreak, WordBreak string
+			Leading                    float64
+			Switcher                   map[string]string // a language's font-family in the switcher
+		}
+		b.eval(t, `(() => {
+			const s = getComputedStyle(document.querySelector("article p"));
+			return {font: s.fontFamily, lineBreak: s.lineBreak, wordBreak: s.wordBreak,
+				leading: parseFloat(s.lineHeight) / parseFloat(s.fontSize),
+				switcher: Object.fromEntries([...document.querySelectorAll("details.langs a")].map(a => [a.lang, getComputedStyle(a).fontFamily]))};
+		})()`, &got)
+		what := page + " at " + vp.name + " width"
+		for l, font := range scriptFonts {
+			if strings.Contains(got.Font, `"`+font+`"`) != (l == lang) {
+				t.Errorf("%s: font-family %s (%s's stack names %s)", what, got.Font, l, font)
 			}
-			b.eval(t, `(() => {
-				const s = getComputedStyle(document.querySelector("article p"));
-				return {font: s.fontFamily, lineBreak: s.lineBreak, wordBreak: s.wordBreak,
-					leading: parseFloat(s.lineHeight) / parseFloat(s.fontSize),
-					switcher: Object.fromEntries([...document.querySelectorAll("details.langs a")].map(a => [a.lang, getComputedStyle(a).fontFamily]))};
-			})()`, &got)
-			what := page + " at " + vp.name + " width"
-			for l, font := range scriptFonts {
-				if strings.Contains(got.Font, `"`+font+`"`) != (l == lang) {
-					t.Errorf("%s: font-family %s (%s's stack names %s)", what, got.Font, l, font)
-				}
-				if !strings.Contains(got.Switcher[l], `"`+font+`"`) {
-					t.Errorf("%s: the switcher's %s is set in %s, not %s's stack", what, l, got.Switcher[l], l)
-				}
+			if !strings.Contains(got.Switcher[l], `"`+font+`"`) {
+				t.Errorf("%s: the switcher's %s is set in %s, not %s's stack", what, l, got.Switcher[l], l)
 			}
-			cjk := lang == "ja" || strings.HasPrefix(lang, "zh")
-			if cjk && (got.LineBreak != "strict" || got.WordBreak != "normal") || lang == "ko" && got.WordBreak != "keep-all" {
-				t.Errorf("%s: line-break %s, word-break %s", what, got.LineBreak, got.WordBreak)
+		}
+		cjk := lang == "ja" || strings.HasPrefix(lang, "zh")
+		if cjk && (got.LineBreak != "strict" || got.WordBreak != "normal") || lang == "ko" && got.WordBreak != "keep-all" {
+			t.Errorf("%s: line-break %s, word-break %s", what, got.LineBreak, got.WordBreak)
+		}
+		if tall := cjk || lang == "ko" || lang == "hi"; tall != (got.Leading > 1.7) {
+			t.Errorf("%s: line height %.2f times the font size", what, got.Leading)
+		}
+		if *screenshots != "" {
+			png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+			if err != nil {
+				t.Fatal(err)
 			}
-			if tall := cjk || lang == "ko" || lang == "hi"; tall != (got.Leading > 1.7) {
-				t.Errorf("%s: line height %.2f times the font size", what, got.Leading)
-			}
-			if *screenshots != "" {
-				png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
-				if err != nil {
-					t.Fatal(err)
-				}
-				shot(t, *screenshots, "scripts-"+vp.name+"-"+strings.ReplaceAll(path.Dir(page), ".", "en"), png)
-			}
+			shot(t, *screenshots, "scripts-"+vp.name+"-"+strings.ReplaceAll(path.Dir(page), ".", "en"), png)
 		}
 	}
 	links.check(t, srv.URL)

@@ -13,27 +13,57 @@ import (
 )
 
 // tab is one tab of the browser test's browser, and the console errors its
-// pages wrote. The subtests run in parallel, each in tabs of its own.
+// pages wrote.
 type tab struct {
 	ctx context.Context
 	con console
 }
 
-// newTab opens a tab in the browser of ctx, closed when t ends.
-func newTab(t *testing.T, ctx context.Context) *tab {
-	t.Helper()
-	ctx, cancel := chromedp.NewContext(ctx)
-	t.Cleanup(cancel)
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("opening a tab: %v", err)
+// tabs lends the subtests, which run in parallel, tabs of one browser: as
+// many as run at once, each opened once, since a tab costs a renderer's
+// start.
+type tabs struct {
+	browser context.Context
+	free    chan *tab
+}
+
+// newTabs returns a pool of up to n tabs of the browser of ctx.
+func newTabs(ctx context.Context, n int) *tabs {
+	p := &tabs{browser: ctx, free: make(chan *tab, n)}
+	for range n {
+		p.free <- nil // a tab to open when first needed
 	}
-	// A tab behind the others still has the focus for its page: the
-	// clipboard wants it.
-	if _, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+	return p
+}
+
+// get lends t a tab at desktop width, showing the screen's media, until t
+// ends; then the console errors of its pages fail t.
+func (p *tabs) get(t *testing.T) *tab {
+	t.Helper()
+	b := <-p.free
+	t.Cleanup(func() {
+		if b != nil {
+			b.check(t, "the pages of "+t.Name())
+		}
+		p.free <- b
+	})
+	if b == nil {
+		ctx, _ := chromedp.NewContext(p.browser) // closed with the browser
+		if err := chromedp.Do(ctx); err != nil {
+			t.Fatalf("opening a tab: %v", err)
+		}
+		// A tab behind the others still has the focus for its page: the
+		// clipboard wants it.
+		if _, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+			t.Fatal(err)
+		}
+		b = &tab{ctx: ctx}
+		b.con.watch(ctx)
+	}
+	b.viewport(t, desktop.width, desktop.height)
+	if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{}); err != nil {
 		t.Fatal(err)
 	}
-	b := &tab{ctx: ctx}
-	b.con.watch(ctx)
 	return b
 }
 
