@@ -265,6 +265,13 @@ func checkPage(t *testing.T, b *tab, base, page string, vp viewport, ui map[stri
 	checkAlternates(t, what, r)
 	links.add(r.Hrefs)
 
+	if *screenshots != "" {
+		png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		shot(t, *screenshots, "crawl-"+vp.name+"-"+strings.NewReplacer("/", "-", ".html", "").Replace(page), png)
+	}
 	if r.Word == "" {
 		t.Errorf("%s: no word in its text to search for", what)
 	} else {
