@@ -94,6 +94,38 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), browserTimeout)
+	defer cancel()
+	ctx, cancel = chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(exe),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		// The subtests run side by side, each in a tab of its own: a tab in
+		// the background must run as fast as one in front.
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	defer cancel()
+	ctx, cancel = chromedp.NewContext(ctx)
+	defer cancel()
+	// Start the browser while the sites build, and stop at once if it does
+	// not start. A chromedp context whose browser failed to start must not
+	// be used again: chromedp v0.23.0 then starts a second browser on the same
+	// context, and when both have exited it closes the context's
+	// "allocated" channel twice (panic: close of closed channel, in
+	// ExecAllocator.Allocate). The test used to start the browser from
+	// chromedp.Console, which yields that error to a goroutine that dropped
+	// it, so a slow start on a busy machine panicked the next call.
+	started := make(chan error, 1)
+	go func() { started <- chromedp.Do(ctx) }()
+	// The static build is the one the other tests share: build it meanwhile.
+	go builtSite()
+
 	modules, err := testBrowser()
 	if err != nil {
 		t.Fatalf("compiling the chapters for the browser: %v", err)
@@ -120,34 +152,7 @@ func TestBrowser(t *testing.T) {
 		{"static server", fileSrv.URL + "/"},
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), browserTimeout)
-	defer cancel()
-	ctx, cancel = chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(exe),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		// The subtests run side by side, each in a tab of its own: a tab in
-		// the background must run as fast as one in front.
-		chromedp.Flag("disable-background-timer-throttling", true),
-		chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.Flag("disable-backgrounding-occluded-windows", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	)
-	defer cancel()
-	ctx, cancel = chromedp.NewContext(ctx)
-	defer cancel()
-	// Start the browser first, and stop at once if it does not start. A
-	// chromedp context whose browser failed to start must not be used
-	// again: chromedp v0.23.0 then starts a second browser on the same
-	// context, and when both have exited it closes the context's
-	// "allocated" channel twice (panic: close of closed channel, in
-	// ExecAllocator.Allocate). The test used to start the browser from
-	// chromedp.Console, which yields that error to a goroutine that dropped
-	// it, so a slow start on a busy machine panicked the next call.
-	if err := chromedp.Do(ctx); err != nil {
+	if err := <-started; err != nil {
 		t.Fatalf("starting %s: %v", exe, err)
 	}
 	pool := newTabs(ctx, runtime.GOMAXPROCS(0))
@@ -163,9 +168,8 @@ func TestBrowser(t *testing.T) {
 	crawled := crawlPages(s, crawl)
 	t.Logf("crawl=%s: %d of the site's pages, at both widths", crawl, len(crawled))
 	var links linkSet
-	// The subtests run in parallel, each in its own tab of the one
-	// browser, the longest first; the links the crawl found are checked
-	// once it is done.
+	// The subtests run in parallel, each in a tab of the pool; the links
+	// the crawl found are checked once it is done.
 	t.Run("tabs", func(t *testing.T) {
 		// The Run buttons of the static site, on every page, from each host.
 		var pagesWithRun []string
