@@ -81,7 +81,10 @@ func docsWithTestLanguage(t *testing.T) fs.FS {
 // TestBrowser drives headless Chromium through the guide: the served site
 // (with a test language), and the static build opened from file:// and from
 // a plain static file server, whose Run buttons the chapters answer from
-// inside the page.
+// inside the page. It crawls the served site's pages in every language at
+// desktop and phone width (see checkPage): a sample of them, or all with
+// -crawl=all (see crawlFlag). Its subtests run in parallel in the tabs of
+// one browser.
 func TestBrowser(t *testing.T) {
 	exe := findChromium()
 	if exe == "" {
