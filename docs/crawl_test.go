@@ -229,8 +229,8 @@ func crawlSite(t *testing.T, b *tab, base string, vp viewport, pages []string, u
 }
 
 // checkPage visits a page and checks it: its lang; no console error; no
-// image that does not load, nothing loaded from elsewhere and no chapter
-// module before a Run; nothing wider than the screen; no interface string
+// image that does not load, nothing loaded from elsewhere, no chapter
+// module before a Run, and its own language's search index only; nothing wider than the screen; no interface string
 // left in English; a rel=alternate link for each language of the switcher
 // and x-default; and a search for a word of its own text finds sections
 // of its own language only, its own among them.
@@ -249,12 +249,22 @@ func checkPage(t *testing.T, b *tab, base, page string, vp viewport, ui map[stri
 	if len(r.Broken) > 0 {
 		t.Errorf("%s: broken images %v", what, r.Broken)
 	}
+	ownIndex := false
 	for _, res := range r.Resources {
+		if index, ok := strings.CutPrefix(res, base+"/assets/search-"); ok {
+			ownIndex = ownIndex || index == want+".js"
+			if index != want+".js" {
+				t.Errorf("%s loads another language's search index: %s", what, res)
+			}
+		}
 		if !strings.HasPrefix(res, base+"/") {
 			t.Errorf("%s loads %s, which is not the site's", what, res)
 		} else if strings.Contains(res, "/assets/run/") {
 			t.Errorf("%s loads a chapter's module before any Run: %s", what, res)
 		}
+	}
+	if !ownIndex {
+		t.Errorf("%s does not load its language's search index, assets/search-%s.js", what, want)
 	}
 	if len(r.Overflow) > 0 {
 		t.Errorf("%s: the page is wider than the screen:\n%s", what, strings.Join(r.Overflow, "\n"))
@@ -319,6 +329,7 @@ func searchFor(t *testing.T, b *tab, base, page, word string, vp viewport) {
 	if _, err := chromedp.Call(b.ctx, input.InsertText, input.InsertTextParams{Text: word}); err != nil {
 		t.Fatal(err)
 	}
+	b.poll(t, `!document.getElementById("search-results").hidden`)
 	var res struct {
 		Hrefs       []string
 		Left, Right float64
