@@ -137,6 +137,9 @@ type pageReport struct {
 	Alternates   [][2]string // link rel=alternate: hreflang, href
 	Switcher     [][3]string // the language switcher: hreflang, lang, href without the fragment
 	Word         string      // a word of the page's own text
+	// TokenMismatch lists the sections of the search index that the
+	// page's script splits into other tokens than the generator.
+	TokenMismatch []string
 }
 
 // pageChecks is a function of the English interface strings and the
@@ -215,6 +218,9 @@ const pageChecks = `(en, ui) => {
 		alternates: [...document.querySelectorAll("link[rel=alternate][hreflang]")].map(l => [l.hreflang, l.href]),
 		switcher: [...document.querySelectorAll("details.langs a")].map(a => [a.hreflang, a.lang, a.href.split("#")[0]]),
 		word,
+		// Where site.js splits a section's text otherwise than the
+		// generator did for the index.
+		tokenMismatch: (window.guideSearchIndex || []).filter(e => guideSearchTokens(e.p + " " + e.h).join(" ") !== e.k || guideSearchTokens(e.t).join(" ") !== e.w).map(e => e.u),
 	};
 }`
 
@@ -265,6 +271,9 @@ func checkPage(t *testing.T, b *tab, base, page string, vp viewport, ui map[stri
 	}
 	if !ownIndex {
 		t.Errorf("%s does not load its language's search index, assets/search-%s.js", what, want)
+	}
+	if len(r.TokenMismatch) > 0 {
+		t.Errorf("%s: site.js splits these sections of the search index into other tokens than the generator: %v", what, r.TokenMismatch)
 	}
 	if len(r.Overflow) > 0 {
 		t.Errorf("%s: the page is wider than the screen:\n%s", what, strings.Join(r.Overflow, "\n"))

@@ -149,7 +149,7 @@
     });
     return out;
   }
-  window.guideSearchTokens = tokens; // for the browser test, against the generator's
+  window.guideSearchTokens = tokens; // the browser test checks it against the index
   // search returns the best entries in which every term begins a token.
   function search(terms, phrase) {
     var hits = [];
