@@ -5,17 +5,15 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -80,46 +78,13 @@ func docsWithTestLanguage(t *testing.T) fs.FS {
 	return docs
 }
 
-// console collects the errors a page writes to its console.
-type console struct {
-	mu   sync.Mutex
-	errs []string
-}
-
-// watch collects, in the background, the errors the pages of ctx's browser
-// tab write to its console.
-func (c *console) watch(ctx context.Context) {
-	messages := chromedp.Console(ctx)
-	go func() {
-		for m, err := range messages {
-			if err != nil {
-				return
-			}
-			if m.Type == chromedp.ConsoleError || m.IsException() {
-				c.mu.Lock()
-				c.errs = append(c.errs, m.String())
-				c.mu.Unlock()
-			}
-		}
-	}()
-}
-
-// check fails t if a page wrote errors since the last check, and forgets
-// them; what says where.
-func (c *console) check(t *testing.T, what string) {
-	t.Helper()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.errs) > 0 {
-		t.Errorf("%s: console errors:\n%s", what, strings.Join(c.errs, "\n"))
-	}
-	c.errs = nil
-}
-
 // TestBrowser drives headless Chromium through the guide: the served site
 // (with a test language), and the static build opened from file:// and from
 // a plain static file server, whose Run buttons the chapters answer from
-// inside the page.
+// inside the page. It crawls the served site's pages in every language at
+// desktop and phone width (see checkPage): a sample of them, or all with
+// -crawl=all (see crawlFlag). Its subtests run in parallel in the tabs of
+// one browser.
 func TestBrowser(t *testing.T) {
 	exe := findChromium()
 	if exe == "" {
@@ -132,6 +97,38 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), browserTimeout)
+	defer cancel()
+	ctx, cancel = chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(exe),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		// The subtests run side by side, each in a tab of its own: a tab in
+		// the background must run as fast as one in front.
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	defer cancel()
+	ctx, cancel = chromedp.NewContext(ctx)
+	defer cancel()
+	// Start the browser while the sites build, and stop at once if it does
+	// not start. A chromedp context whose browser failed to start must not
+	// be used again: chromedp v0.23.0 then starts a second browser on the same
+	// context, and when both have exited it closes the context's
+	// "allocated" channel twice (panic: close of closed channel, in
+	// ExecAllocator.Allocate). The test used to start the browser from
+	// chromedp.Console, which yields that error to a goroutine that dropped
+	// it, so a slow start on a busy machine panicked the next call.
+	started := make(chan error, 1)
+	go func() { started <- chromedp.Do(ctx) }()
+	// The static build is the one the other tests share: build it meanwhile.
+	go builtSite()
+
 	modules, err := testBrowser()
 	if err != nil {
 		t.Fatalf("compiling the chapters for the browser: %v", err)
@@ -158,280 +155,239 @@ func TestBrowser(t *testing.T) {
 		{"static server", fileSrv.URL + "/"},
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), browserTimeout)
-	defer cancel()
-	ctx, cancel = chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(exe),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	)
-	defer cancel()
-	ctx, cancel = chromedp.NewContext(ctx)
-	defer cancel()
-	// Start the browser first, and stop at once if it does not start. A
-	// chromedp context whose browser failed to start must not be used
-	// again: chromedp v0.23.0 then starts a second browser on the same
-	// context, and when both have exited it closes the context's
-	// "allocated" channel twice (panic: close of closed channel, in
-	// ExecAllocator.Allocate). The test used to start the browser from
-	// chromedp.Console, which yields that error to a goroutine that dropped
-	// it, so a slow start on a busy machine panicked the next call.
-	if err := chromedp.Do(ctx); err != nil {
+	if err := <-started; err != nil {
 		t.Fatalf("starting %s: %v", exe, err)
 	}
-	var con console
-	con.watch(ctx)
+	pool := newTabs(ctx, runtime.GOMAXPROCS(0))
 
-	// visit opens a page and waits for its body.
-	visit := func(t *testing.T, url string) {
-		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
-			t.Fatalf("%s: %v", url, err)
-		}
+	ui, err := uiStrings(cfg.Docs)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// eval evaluates expr in the page, awaiting a promise, into v.
-	eval := func(t *testing.T, expr string, v any) {
-		t.Helper()
-		got, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage](expr, chromedp.EvalAwaitPromise))
-		if err != nil {
-			t.Fatalf("evaluating %s: %v", expr, err)
-		}
-		if err := json.Unmarshal(got, v); err != nil {
-			t.Fatalf("evaluating %s: %v", expr, err)
-		}
+	crawl, err := crawlMode()
+	if err != nil {
+		t.Fatal(err)
 	}
-	// poll waits until expr is true, across navigations.
-	poll := func(t *testing.T, expr string) {
-		t.Helper()
-		deadline := time.Now().Add(waitTimeout)
-		for {
-			ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
-			if err == nil && ok {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("waiting for %s: %v", expr, err)
-			}
-			time.Sleep(pollInterval)
-		}
-	}
-	viewport := func(t *testing.T, width, height int64, opts ...chromedp.EmulateViewportOption) {
-		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height, opts...)); err != nil {
-			t.Fatal(err)
-		}
-	}
-
-	t.Run("pages", func(t *testing.T) {
-		var pages []string
-		for name := range s.Files {
-			if strings.HasSuffix(name, ".html") {
-				pages = append(pages, name)
+	crawled := crawlPages(s, crawl)
+	t.Logf("crawl=%s: %d of the site's pages, at both widths", crawl, len(crawled))
+	var links linkSet
+	// The subtests run in parallel, each in a tab of the pool; the links
+	// the crawl found are checked once it is done.
+	t.Run("tabs", func(t *testing.T) {
+		// The Run buttons of the static site, on every page, from each host.
+		var pagesWithRun []string
+		for name, b := range static.Files {
+			if strings.HasSuffix(name, ".html") && !strings.Contains(name, "/") && strings.Contains(string(b), `class="run-button"`) {
+				pagesWithRun = append(pagesWithRun, name)
 			}
 		}
-		slices.Sort(pages)
-		links := make(map[string]bool)
-		for _, page := range pages {
-			visit(t, srv.URL+"/"+page)
-			var broken []string
-			eval(t, `[...document.images].filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)`, &broken)
-			if len(broken) > 0 {
-				t.Errorf("%s: broken images %v", page, broken)
-			}
-			var hrefs []string
-			eval(t, `[...document.querySelectorAll("a[href], link[href], script[src]")].map(e => e.href || e.src)`, &hrefs)
-			for _, h := range hrefs {
-				links[h] = true
-			}
-			var lang string
-			eval(t, `document.documentElement.lang`, &lang)
-			want, _, translated := strings.Cut(page, "/")
-			if !translated {
-				want = site.SourceLanguage
-			}
-			if lang != want {
-				t.Errorf("%s: lang=%q, want %q", page, lang, want)
-			}
-			var loaded []string
-			eval(t, `performance.getEntriesByType("resource").map(e => e.name).filter(n => n.includes("/assets/run/"))`, &loaded)
-			if len(loaded) > 0 {
-				t.Errorf("%s loads the chapters' modules before any Run: %v", page, loaded)
-			}
-			con.check(t, page)
+		slices.Sort(pagesWithRun)
+		if crawl == crawlSmoke {
+			pagesWithRun = pagesWithRun[:1]
 		}
-		checked := 0
-		for link := range links {
-			u, err := url.Parse(link)
-			if err != nil || !strings.HasPrefix(link, srv.URL) {
-				continue
-			}
-			checked++
-			res, err := http.Get(srv.URL + u.Path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(res.Body)
-			res.Body.Close()
-			if res.StatusCode != http.StatusOK {
-				t.Errorf("broken link %s: %s", link, res.Status)
-			} else if u.Fragment != "" && !strings.Contains(string(body), `id="`+u.Fragment+`"`) {
-				t.Errorf("broken anchor %s", link)
-			}
-		}
-		t.Logf("%d pages loaded, %d distinct links checked", len(pages), checked)
-	})
-
-	t.Run("search", func(t *testing.T) {
-		visit(t, srv.URL+"/index.html")
-		if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#search-input"), "isError"),
-			chromedp.WaitVisible(chromedp.CSS("#search-results a"))); err != nil {
-			t.Fatal(err)
-		}
-		var hits []string
-		eval(t, `[...document.querySelectorAll("#search-results a")].map(a => a.innerText)`, &hits)
-		if len(hits) == 0 || !strings.Contains(strings.Join(hits, "\n"), "isError") {
-			t.Fatalf("searching isError found %q", hits)
-		}
-		var first string
-		eval(t, `document.querySelector("#search-results a").href`, &first)
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#search-results a"))); err != nil {
-			t.Fatal(err)
-		}
-		poll(t, `location.href === "`+first+`" && document.readyState === "complete" && document.body.innerText.includes("isError")`)
-		t.Logf("search for isError: %d results, the first: %s", len(hits), strings.Join(strings.Fields(hits[0]), " "))
-	})
-
-	t.Run("language switcher", func(t *testing.T) {
-		visit(t, srv.URL+"/index.html")
-		for _, lang := range []string{testLang, site.SourceLanguage} {
-			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("details.langs summary")),
-				chromedp.Click(chromedp.CSS(`details.langs a[hreflang="`+lang+`"]`), chromedp.NodeVisible)); err != nil {
-				t.Fatal(err)
-			}
-			poll(t, `document.documentElement.lang === "`+lang+`" && document.readyState === "complete"`)
-			var banner bool
-			eval(t, `document.querySelector(".banner") !== null`, &banner)
-			if banner != (lang == testLang) {
-				t.Errorf("in %s, the behind banner shown=%v", lang, banner)
-			}
-		}
-	})
-
-	t.Run("copy button", func(t *testing.T) {
-		// The first block of Tool errors is the chapter's whole main.go:
-		// what Copy gives must be that file, line for line.
-		file, err := os.ReadFile(filepath.Join(root, "chapters", "01-tool-errors", "main.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := strings.TrimSuffix(string(file), "\n")
-		visit(t, srv.URL+"/tool-errors.html")
-		_, err = chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
-			Permission: &browser.PermissionDescriptor{Name: "clipboard-read"},
-			Setting:    browser.PermissionSettingGranted,
-			Origin:     srv.URL,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".code .copy"))); err != nil {
-			t.Fatal(err)
-		}
-		poll(t, `document.querySelector(".code .copy").dataset.copiedText !== undefined`)
-		var got string
-		eval(t, `navigator.clipboard.readText()`, &got)
-		if got != want {
-			t.Errorf("the clipboard holds %d lines:\n%s\nwant chapters/01-tool-errors/main.go, %d lines", strings.Count(got, "\n")+1, got, strings.Count(want, "\n")+1)
-		}
-	})
-
-	// The Run buttons of the static site, on every page, from each host.
-	var pagesWithRun []string
-	for name, b := range static.Files {
-		if strings.HasSuffix(name, ".html") && !strings.Contains(name, "/") && strings.Contains(string(b), `class="run-button"`) {
-			pagesWithRun = append(pagesWithRun, name)
-		}
-	}
-	slices.Sort(pagesWithRun)
-	for _, host := range hosts {
-		t.Run("run every transcript from "+host.name, func(t *testing.T) {
-			ran := 0
-			var cold, warm []float64 // milliseconds from a click to the replies
-			for _, page := range pagesWithRun {
-				visit(t, host.base+page)
-				var figures []string
-				eval(t, `[...document.querySelectorAll("figure.transcript")].filter(f => f.querySelector(".run-button")).map(f => f.id)`, &figures)
-				for j, id := range figures {
-					// Time each Run from the click to the replies shown; the
-					// first of a page loads the chapter's module.
-					var ms float64
-					eval(t, clickAndTime(id), &ms)
-					if j == 0 {
-						cold = append(cold, ms)
-					} else {
-						warm = append(warm, ms)
-					}
-					poll(t, `/\b(ok|bad)\b/.test(document.querySelector("#`+id+` .run-status").className)`)
-					var res struct {
-						Status    string
-						Exchanges []struct {
-							Pinned, Live string
-							Differs      bool
+		for _, host := range hosts {
+			t.Run("run every transcript from "+host.name, func(t *testing.T) {
+				t.Parallel()
+				b := pool.get(t)
+				ran := 0
+				var cold, warm []float64 // milliseconds from a click to the replies
+				for _, page := range pagesWithRun {
+					b.visit(t, host.base+page)
+					var figures []string
+					b.eval(t, `[...document.querySelectorAll("figure.transcript")].filter(f => f.querySelector(".run-button")).map(f => f.id)`, &figures)
+					for j, id := range figures {
+						// Time each Run from the click to the replies shown; the
+						// first of a page loads the chapter's module.
+						var ms float64
+						b.eval(t, clickAndTime(id), &ms)
+						if j == 0 {
+							cold = append(cold, ms)
+						} else {
+							warm = append(warm, ms)
 						}
-					}
-					eval(t, `({
+						b.poll(t, `/\b(ok|bad)\b/.test(document.querySelector("#`+id+` .run-status").className)`)
+						var res struct {
+							Status    string
+							Exchanges []struct {
+								Pinned, Live string
+								Differs      bool
+							}
+						}
+						b.eval(t, `({
 						status: document.querySelector("#`+id+` .run-status").className + ": " + document.querySelector("#`+id+` .run-status").textContent,
 						exchanges: [...document.querySelectorAll("#`+id+` .exchange")].map(ex => ({
 							pinned: ex.querySelector(".msg.res").querySelector("pre, .noreply").textContent,
 							live: ex.querySelector(".msg.live").querySelector("pre, .noreply").textContent,
 							differs: ex.querySelector(".msg.live").classList.contains("differs")}))
 					})`, &res)
-					if !strings.HasPrefix(res.Status, "run-status ok") {
-						t.Errorf("%s#%s: run status %q, want ok", page, id, res.Status)
+						if !strings.HasPrefix(res.Status, "run-status ok") {
+							t.Errorf("%s#%s: run status %q, want ok", page, id, res.Status)
+						}
+						for k, ex := range res.Exchanges {
+							if ex.Differs || ex.Pinned != ex.Live {
+								t.Errorf("%s#%s: exchange %d: live response (differs=%v)\n%s\nwant the pinned\n%s", page, id, k, ex.Differs, ex.Live, ex.Pinned)
+							}
+						}
+						ran++
 					}
-					for k, ex := range res.Exchanges {
-						if ex.Differs || ex.Pinned != ex.Live {
-							t.Errorf("%s#%s: exchange %d: live response (differs=%v)\n%s\nwant the pinned\n%s", page, id, k, ex.Differs, ex.Live, ex.Pinned)
+					var requests []struct{ Name, Type string }
+					b.eval(t, `performance.getEntriesByType("resource").map(e => ({name: e.name, type: e.initiatorType}))`, &requests)
+					for _, r := range requests {
+						if !strings.HasPrefix(r.Name, host.base) || r.Type == "fetch" || r.Type == "xmlhttprequest" || r.Type == "beacon" {
+							t.Errorf("%s: a request leaves the page's files: %s (%s)", page, r.Name, r.Type)
 						}
 					}
-					ran++
+					b.check(t, host.name+" "+page)
 				}
-				var requests []struct{ Name, Type string }
-				eval(t, `performance.getEntriesByType("resource").map(e => ({name: e.name, type: e.initiatorType}))`, &requests)
-				for _, r := range requests {
-					if !strings.HasPrefix(r.Name, host.base) || r.Type == "fetch" || r.Type == "xmlhttprequest" || r.Type == "beacon" {
-						t.Errorf("%s: a request leaves the page's files: %s (%s)", page, r.Name, r.Type)
-					}
+				if ran == 0 {
+					t.Fatal("no transcript has a Run button")
 				}
-				con.check(t, host.name+" "+page)
+				t.Logf("%s: %d transcripts on %d pages run, every live reply equal to its pin", host.name, ran, len(pagesWithRun))
+				slices.Sort(cold)
+				slices.Sort(warm)
+				if len(cold) > 0 && len(warm) > 0 {
+					t.Logf("%s: click to replies: first Run of a page (loading the module) median %.0f ms (%.0f to %.0f); later Runs median %.0f ms",
+						host.name, cold[len(cold)/2], cold[0], cold[len(cold)-1], warm[len(warm)/2])
+				}
+			})
+		}
+
+		t.Run("crawl at desktop width", func(t *testing.T) {
+			t.Parallel()
+			crawlSite(t, pool.get(t), srv.URL, desktop, crawled, ui, &links)
+		})
+		t.Run("crawl at phone width", func(t *testing.T) {
+			t.Parallel()
+			crawlSite(t, pool.get(t), srv.URL, phone, crawled, ui, &links)
+		})
+		t.Run("scripts", func(t *testing.T) {
+			t.Parallel()
+			testScripts(t, pool)
+		})
+
+		t.Run("search", func(t *testing.T) {
+			t.Parallel()
+			b := pool.get(t)
+			b.visit(t, srv.URL+"/index.html")
+			if err := chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.CSS("#search-input"), "isError"),
+				chromedp.WaitVisible(chromedp.CSS("#search-results a"))); err != nil {
+				t.Fatal(err)
 			}
-			if ran == 0 {
-				t.Fatal("no transcript has a Run button")
+			var hits []string
+			b.eval(t, `[...document.querySelectorAll("#search-results a")].map(a => a.innerText)`, &hits)
+			if len(hits) == 0 || !strings.Contains(strings.Join(hits, "\n"), "isError") {
+				t.Fatalf("searching isError found %q", hits)
 			}
-			t.Logf("%s: %d transcripts on %d pages run, every live reply equal to its pin", host.name, ran, len(pagesWithRun))
-			slices.Sort(cold)
-			slices.Sort(warm)
-			if len(cold) > 0 && len(warm) > 0 {
-				t.Logf("%s: click to replies: first Run of a page (loading the module) median %.0f ms (%.0f to %.0f); later Runs median %.0f ms",
-					host.name, cold[len(cold)/2], cold[0], cold[len(cold)-1], warm[len(warm)/2])
+			var first string
+			b.eval(t, `document.querySelector("#search-results a").href`, &first)
+			if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS("#search-results a"))); err != nil {
+				t.Fatal(err)
+			}
+			b.poll(t, `location.href === "`+first+`" && document.readyState === "complete" && document.body.innerText.includes("isError")`)
+			t.Logf("search for isError: %d results, the first: %s", len(hits), strings.Join(strings.Fields(hits[0]), " "))
+		})
+
+		t.Run("language switcher", func(t *testing.T) {
+			t.Parallel()
+			b := pool.get(t)
+			b.visit(t, srv.URL+"/index.html")
+			for _, lang := range []string{testLang, site.SourceLanguage} {
+				if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS("details.langs summary")),
+					chromedp.Click(chromedp.CSS(`details.langs a[hreflang="`+lang+`"]`), chromedp.NodeVisible)); err != nil {
+					t.Fatal(err)
+				}
+				b.poll(t, `document.documentElement.lang === "`+lang+`" && document.readyState === "complete"`)
+				var banner bool
+				b.eval(t, `document.querySelector(".banner") !== null`, &banner)
+				if banner != (lang == testLang) {
+					t.Errorf("in %s, the behind banner shown=%v", lang, banner)
+				}
+			}
+
+			// It keeps the reader on the section the location names, or
+			// on the one scrolled to. The clicks are the mouse's, where the
+			// elements are: chromedp.Click first scrolls them into view.
+			click := func(t *testing.T, selector string) {
+				t.Helper()
+				var at []float64
+				b.eval(t, `(() => { const r = document.querySelector('`+selector+`').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`, &at)
+				if err := chromedp.Do(b.ctx, chromedp.MouseClickXY(at[0], at[1])); err != nil {
+					t.Fatal(err)
+				}
+			}
+			switchTo := func(t *testing.T, lang string) (page, hash string) {
+				t.Helper()
+				click(t, "details.langs summary")
+				click(t, `details.langs a[hreflang="`+lang+`"]`)
+				b.poll(t, `document.documentElement.lang === "`+lang+`" && document.readyState === "complete"`)
+				var at []string
+				b.eval(t, `[location.pathname, location.hash]`, &at)
+				return at[0], at[1]
+			}
+			b.visit(t, srv.URL+"/tool-errors.html#why")
+			var other string
+			b.eval(t, `([...document.querySelectorAll("details.langs a")].map(a => a.hreflang).filter(l => l !== "en" && l !== "`+testLang+`")[0] || "")`, &other)
+			if other == "" {
+				t.Fatal("tool-errors.html has no translation to switch to")
+			}
+			if page, hash := switchTo(t, other); page != "/"+other+"/tool-errors.html" || hash != "#why" {
+				t.Errorf("switching from tool-errors.html#why to %s opened %s%s", other, page, hash)
+			}
+			var scrolled string
+			b.eval(t, `(() => {
+				history.replaceState(null, "", location.pathname);
+				const hs = document.querySelectorAll("article h2[id]"), h = hs[Math.floor(hs.length / 2)];
+				h.scrollIntoView();
+				return h.id;
+			})()`, &scrolled)
+			if page, hash := switchTo(t, site.SourceLanguage); page != "/tool-errors.html" || hash != "#"+scrolled {
+				t.Errorf("switching to English, scrolled to #%s, opened %s%s", scrolled, page, hash)
+			}
+			b.check(t, "the language switcher's pages")
+		})
+
+		t.Run("copy button", func(t *testing.T) {
+			t.Parallel()
+			b := pool.get(t)
+			// The first block of Tool errors is the chapter's whole main.go:
+			// what Copy gives must be that file, line for line.
+			file, err := os.ReadFile(filepath.Join(root, "chapters", "01-tool-errors", "main.go"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.TrimSuffix(string(file), "\n")
+			b.visit(t, srv.URL+"/tool-errors.html")
+			_, err = chromedp.CallBrowser(b.ctx, browser.SetPermission, browser.SetPermissionParams{
+				Permission: &browser.PermissionDescriptor{Name: "clipboard-read"},
+				Setting:    browser.PermissionSettingGranted,
+				Origin:     srv.URL,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(".code .copy"))); err != nil {
+				t.Fatal(err)
+			}
+			b.poll(t, `document.querySelector(".code .copy").dataset.copiedText !== undefined`)
+			var got string
+			b.eval(t, `navigator.clipboard.readText()`, &got)
+			if got != want {
+				t.Errorf("the clipboard holds %d lines:\n%s\nwant chapters/01-tool-errors/main.go, %d lines", strings.Count(got, "\n")+1, got, strings.Count(want, "\n")+1)
 			}
 		})
-	}
 
-	t.Run("edit and send", func(t *testing.T) {
-		visit(t, hosts[0].base+"tool-errors.html")
-		const fig = "#t01-modern-tool-error"
-		ex := fig + ` .exchange[data-request*="Nothing"]`
-		// send edits the request and sends it; it returns the live reply's
-		// outcome and text.
-		send := func(t *testing.T, edit string) (outcome, reply string) {
-			t.Helper()
-			var ok bool
-			eval(t, `(() => {
+		t.Run("edit and send", func(t *testing.T) {
+			t.Parallel()
+			b := pool.get(t)
+			b.visit(t, hosts[0].base+"tool-errors.html")
+			const fig = "#t01-modern-tool-error"
+			ex := fig + ` .exchange[data-request*="Nothing"]`
+			// send edits the request and sends it; it returns the live reply's
+			// outcome and text.
+			send := func(t *testing.T, edit string) (outcome, reply string) {
+				t.Helper()
+				var ok bool
+				b.eval(t, `(() => {
 				const ex = document.querySelector('`+ex+`');
 				ex.querySelector(".edit").click();
 				const area = ex.querySelector(".editor textarea");
@@ -441,165 +397,171 @@ func TestBrowser(t *testing.T) {
 				ex.querySelector(".editor .send").click();
 				return true;
 			})()`, &ok)
-			poll(t, `document.querySelector('`+ex+` .msg.live') !== null`)
-			var res []string
-			eval(t, `[document.querySelector('`+ex+` .msg.live').dataset.outcome, document.querySelector('`+ex+` .msg.live pre').textContent]`, &res)
-			return res[0], res[1]
-		}
-		if outcome, reply := send(t, `v => v.replace("Nothing", "Dune")`); outcome != "result" || !strings.Contains(reply, `"text": "Frank Herbert"`) || strings.Contains(reply, "isError") {
-			t.Errorf("Dune instead of Nothing: outcome %q, reply\n%s", outcome, reply)
-		}
-		var differs bool
-		eval(t, `document.querySelector('`+ex+` .msg.live').classList.contains("differs") && document.querySelectorAll('`+ex+` .msg.live .line.changed').length > 0`, &differs)
-		if !differs {
-			t.Error("the reply to the edited request is not marked as differing from the pinned one")
-		}
-		if *screenshots != "" {
-			png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(fig)))
-			if err != nil {
-				t.Fatal(err)
+				b.poll(t, `document.querySelector('`+ex+` .msg.live') !== null`)
+				var res []string
+				b.eval(t, `[document.querySelector('`+ex+` .msg.live').dataset.outcome, document.querySelector('`+ex+` .msg.live pre').textContent]`, &res)
+				return res[0], res[1]
 			}
-			shot(t, *screenshots, "desktop-light-edit", png)
-		}
-		if outcome, reply := send(t, `v => v.replace('"title": "Dune"', '"title": 42')`); outcome != "toolError" || !strings.Contains(reply, "/title") {
-			t.Errorf("a number for the title: outcome %q, reply\n%s", outcome, reply)
-		}
-		if outcome, reply := send(t, `v => v.slice(0, 20)`); outcome != "protocolError" || !strings.Contains(reply, "-32700") {
-			t.Errorf("a malformed line: outcome %q, reply\n%s", outcome, reply)
-		}
-		var reset []bool
-		eval(t, `(() => {
+			if outcome, reply := send(t, `v => v.replace("Nothing", "Dune")`); outcome != "result" || !strings.Contains(reply, `"text": "Frank Herbert"`) || strings.Contains(reply, "isError") {
+				t.Errorf("Dune instead of Nothing: outcome %q, reply\n%s", outcome, reply)
+			}
+			var differs bool
+			b.eval(t, `document.querySelector('`+ex+` .msg.live').classList.contains("differs") && document.querySelectorAll('`+ex+` .msg.live .line.changed').length > 0`, &differs)
+			if !differs {
+				t.Error("the reply to the edited request is not marked as differing from the pinned one")
+			}
+			if *screenshots != "" {
+				png, err := chromedp.Run(b.ctx, chromedp.Screenshot(chromedp.CSS(fig)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				shot(t, *screenshots, "desktop-light-edit", png)
+			}
+			if outcome, reply := send(t, `v => v.replace('"title": "Dune"', '"title": 42')`); outcome != "toolError" || !strings.Contains(reply, "/title") {
+				t.Errorf("a number for the title: outcome %q, reply\n%s", outcome, reply)
+			}
+			if outcome, reply := send(t, `v => v.slice(0, 20)`); outcome != "protocolError" || !strings.Contains(reply, "-32700") {
+				t.Errorf("a malformed line: outcome %q, reply\n%s", outcome, reply)
+			}
+			var reset []bool
+			b.eval(t, `(() => {
 			const ex = document.querySelector('`+ex+`');
 			ex.querySelector(".editor .reset").click();
 			return [ex.querySelector(".editor") === null, ex.querySelector(".msg.live") === null, !ex.querySelector(".msg.req .code").hidden];
 		})()`, &reset)
-		if !slices.Equal(reset, []bool{true, true, true}) {
-			t.Errorf("after Reset, [no editor, no live reply, the pinned request shown] = %v", reset)
-		}
-		con.check(t, "editing tool-errors.html")
-	})
-
-	t.Run("layout", func(t *testing.T) {
-		// At 1280 px, the code is not clipped while the page has room.
-		viewport(t, 1280, 900)
-		for _, page := range []string{"tool-errors.html", "overview.html", "resources.html"} {
-			visit(t, srv.URL+"/"+page)
-			var clipped []string
-			eval(t, `[...document.querySelectorAll("article .code pre")].filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.split("\n").reduce((a, b) => a.length >= b.length ? a : b))`, &clipped)
-			if len(clipped) > 0 {
-				t.Errorf("%s at 1280 px: code clipped at its longest line:\n%s", page, strings.Join(clipped, "\n"))
+			if !slices.Equal(reset, []bool{true, true, true}) {
+				t.Errorf("after Reset, [no editor, no live reply, the pinned request shown] = %v", reset)
 			}
-		}
-		// On a phone: a link home, and Copy buttons that cover no code.
-		viewport(t, 390, 844, chromedp.EmulateMobile)
-		defer viewport(t, 1280, 900)
-		visit(t, srv.URL+"/tool-errors.html")
-		var home struct {
-			Href    string
-			Visible bool
-		}
-		eval(t, `(() => { const a = document.querySelector("a.brand"); const r = a.getBoundingClientRect(); return {href: a.href, visible: r.width > 0 && r.height > 0}; })()`, &home)
-		if !home.Visible || home.Href != srv.URL+"/index.html" {
-			t.Errorf("on a phone, the link home is %+v, want a visible link to index.html", home)
-		}
-		var covered []string
-		eval(t, `[...document.querySelectorAll("article .code")].filter(c => c.querySelector(".copy")).filter(c => {
+			b.check(t, "editing tool-errors.html")
+		})
+
+		t.Run("layout", func(t *testing.T) {
+			t.Parallel()
+			b := pool.get(t)
+			// At 1280 px, the code is not clipped while the page has room.
+			b.viewport(t, 1280, 900)
+			for _, page := range []string{"tool-errors.html", "overview.html", "resources.html"} {
+				b.visit(t, srv.URL+"/"+page)
+				var clipped []string
+				b.eval(t, `[...document.querySelectorAll("article .code pre")].filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.split("\n").reduce((a, b) => a.length >= b.length ? a : b))`, &clipped)
+				if len(clipped) > 0 {
+					t.Errorf("%s at 1280 px: code clipped at its longest line:\n%s", page, strings.Join(clipped, "\n"))
+				}
+			}
+			// On a phone: a link home, and Copy buttons that cover no code.
+			b.viewport(t, 390, 844, chromedp.EmulateMobile)
+			defer b.viewport(t, 1280, 900)
+			b.visit(t, srv.URL+"/tool-errors.html")
+			var home struct {
+				Href    string
+				Visible bool
+			}
+			b.eval(t, `(() => { const a = document.querySelector("a.brand"); const r = a.getBoundingClientRect(); return {href: a.href, visible: r.width > 0 && r.height > 0}; })()`, &home)
+			if !home.Visible || home.Href != srv.URL+"/index.html" {
+				t.Errorf("on a phone, the link home is %+v, want a visible link to index.html", home)
+			}
+			var covered []string
+			b.eval(t, `[...document.querySelectorAll("article .code")].filter(c => c.querySelector(".copy")).filter(c => {
 			const b = c.querySelector(".copy").getBoundingClientRect();
 			const range = document.createRange();
 			range.selectNodeContents(c.querySelector("pre .line .cl, pre code"));
 			return [...range.getClientRects()].some(r => r.right > b.left && r.left < b.right && r.bottom > b.top && r.top < b.bottom);
 		}).map(c => c.querySelector("pre").textContent.split("\n")[0])`, &covered)
-		if len(covered) > 0 {
-			t.Errorf("on a phone, the Copy button covers the first line of:\n%s", strings.Join(covered, "\n"))
-		}
-		// A transcript wraps its long lines, live replies too: none is wider
-		// than its box.
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#t01-modern-tool-error .run-button"))); err != nil {
-			t.Fatal(err)
-		}
-		poll(t, `/\b(ok|bad)\b/.test(document.querySelector("#t01-modern-tool-error .run-status").className)`)
-		var wide []string
-		eval(t, `[...document.querySelectorAll(".transcript pre")].filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.split("\n").reduce((a, b) => a.length >= b.length ? a : b))`, &wide)
-		if len(wide) > 0 {
-			t.Errorf("on a phone, transcripts wider than the screen, at their longest line:\n%s", strings.Join(wide, "\n"))
-		}
-	})
+			if len(covered) > 0 {
+				t.Errorf("on a phone, the Copy button covers the first line of:\n%s", strings.Join(covered, "\n"))
+			}
+			// A transcript wraps its long lines, live replies too: none is wider
+			// than its box.
+			if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS("#t01-modern-tool-error .run-button"))); err != nil {
+				t.Fatal(err)
+			}
+			b.poll(t, `/\b(ok|bad)\b/.test(document.querySelector("#t01-modern-tool-error .run-status").className)`)
+			var wide []string
+			b.eval(t, `[...document.querySelectorAll(".transcript pre")].filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.split("\n").reduce((a, b) => a.length >= b.length ? a : b))`, &wide)
+			if len(wide) > 0 {
+				t.Errorf("on a phone, transcripts wider than the screen, at their longest line:\n%s", strings.Join(wide, "\n"))
+			}
+		})
 
-	t.Run("screenshots", func(t *testing.T) {
-		dir := *screenshots
-		if dir == "" {
-			t.Skip("no -screenshots folder given")
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		type viewport struct {
-			name          string
-			width, height int64
-			opts          []chromedp.EmulateViewportOption
-		}
-		for _, vp := range []viewport{{"desktop", 1280, 900, nil}, {"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateMobile}}} {
-			for _, scheme := range []string{"light", "dark"} {
-				if err := chromedp.Do(ctx, chromedp.EmulateViewport(vp.width, vp.height, vp.opts...)); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-					Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
-				}); err != nil {
-					t.Fatal(err)
-				}
-				for _, page := range []string{"index.html", "tool-errors.html", "recap.html"} {
-					visit(t, srv.URL+"/"+page)
-					if page == "tool-errors.html" {
-						if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS("#wire"))); err != nil {
-							t.Fatal(err)
-						}
+		t.Run("screenshots", func(t *testing.T) {
+			t.Parallel()
+			b := pool.get(t)
+			dir := *screenshots
+			if dir == "" {
+				t.Skip("no -screenshots folder given")
+			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			type viewport struct {
+				name          string
+				width, height int64
+				opts          []chromedp.EmulateViewportOption
+			}
+			for _, vp := range []viewport{{"desktop", 1280, 900, nil}, {"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateMobile}}} {
+				for _, scheme := range []string{"light", "dark"} {
+					if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(vp.width, vp.height, vp.opts...)); err != nil {
+						t.Fatal(err)
 					}
-					if page == "tool-errors.html" {
-						if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#t01-modern-tool-error .run-button"))); err != nil {
-							t.Fatal(err)
-						}
-						poll(t, `/\b(ok|bad)\b/.test(document.querySelector("#t01-modern-tool-error .run-status").className)`)
-						if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS("#t01-modern-tool-error"))); err != nil {
-							t.Fatal(err)
-						}
+					if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+						Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+					}); err != nil {
+						t.Fatal(err)
 					}
-					png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+					for _, page := range []string{"index.html", "tool-errors.html", "recap.html"} {
+						b.visit(t, srv.URL+"/"+page)
+						if page == "tool-errors.html" {
+							if err := chromedp.Do(b.ctx, chromedp.ScrollIntoView(chromedp.CSS("#wire"))); err != nil {
+								t.Fatal(err)
+							}
+						}
+						if page == "tool-errors.html" {
+							if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS("#t01-modern-tool-error .run-button"))); err != nil {
+								t.Fatal(err)
+							}
+							b.poll(t, `/\b(ok|bad)\b/.test(document.querySelector("#t01-modern-tool-error .run-status").className)`)
+							if err := chromedp.Do(b.ctx, chromedp.ScrollIntoView(chromedp.CSS("#t01-modern-tool-error"))); err != nil {
+								t.Fatal(err)
+							}
+						}
+						png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+						if err != nil {
+							t.Fatal(err)
+						}
+						shot(t, dir, fmt.Sprintf("%s-%s-%s", vp.name, scheme, strings.TrimSuffix(page, ".html")), png)
+					}
+					// The page list: a menu on a phone, searchable everywhere.
+					if vp.name == "phone" {
+						if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(".menu-toggle")), chromedp.WaitVisible(chromedp.CSS("#sidebar a"))); err != nil {
+							t.Fatalf("the phone menu does not open: %v", err)
+						}
+					} else if err := chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.CSS("#search-input"), "isError"),
+						chromedp.WaitVisible(chromedp.CSS("#search-results a"))); err != nil {
+						t.Fatal(err)
+					}
+					png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
 					if err != nil {
 						t.Fatal(err)
 					}
-					shot(t, dir, fmt.Sprintf("%s-%s-%s", vp.name, scheme, strings.TrimSuffix(page, ".html")), png)
+					shot(t, dir, fmt.Sprintf("%s-%s-%s", vp.name, scheme, map[bool]string{true: "menu", false: "search"}[vp.name == "phone"]), png)
 				}
-				// The page list: a menu on a phone, searchable everywhere.
-				if vp.name == "phone" {
-					if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".menu-toggle")), chromedp.WaitVisible(chromedp.CSS("#sidebar a"))); err != nil {
-						t.Fatalf("the phone menu does not open: %v", err)
-					}
-				} else if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#search-input"), "isError"),
-					chromedp.WaitVisible(chromedp.CSS("#search-results a"))); err != nil {
-					t.Fatal(err)
-				}
-				png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-				if err != nil {
-					t.Fatal(err)
-				}
-				shot(t, dir, fmt.Sprintf("%s-%s-%s", vp.name, scheme, map[bool]string{true: "menu", false: "search"}[vp.name == "phone"]), png)
 			}
-		}
-		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"}); err != nil {
-			t.Fatal(err)
-		}
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
-			t.Fatal(err)
-		}
-		visit(t, srv.URL+"/protocol-errors.html")
-		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatal(err)
-		}
-		shot(t, dir, "print-protocol-errors", png)
-		con.check(t, "the screenshots' pages")
+			if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"}); err != nil {
+				t.Fatal(err)
+			}
+			if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+				t.Fatal(err)
+			}
+			b.visit(t, srv.URL+"/protocol-errors.html")
+			png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+			if err != nil {
+				t.Fatal(err)
+			}
+			shot(t, dir, "print-protocol-errors", png)
+			b.check(t, "the screenshots' pages")
+		})
 	})
+	t.Run("links", func(t *testing.T) { links.check(t, srv.URL) })
 }
 
 // clickAndTime returns a script that clicks the Run button of the figure

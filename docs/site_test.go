@@ -233,3 +233,29 @@ func TestBrowserBuildLeavesOutHTTP(t *testing.T) {
 		}
 	}
 }
+
+// TestStyleDownloadsNothing checks that the site's style sheets fetch
+// nothing, no font above all (each script uses the fonts its readers'
+// systems have), and that the pages load only the site's own style sheets
+// and scripts.
+func TestStyleDownloadsNothing(t *testing.T) {
+	s := testSite(t)
+	fetches := regexp.MustCompile(`(?i)@import|@font-face|url\(\s*['"]?(data:)?`)
+	loads := regexp.MustCompile(`<(?:link|script)[^>]*(?:href|src)="([^"]*)"`)
+	for name, b := range s.Files {
+		switch {
+		case strings.HasSuffix(name, ".css"):
+			for _, m := range fetches.FindAllSubmatch(b, -1) {
+				if m[1] == nil {
+					t.Errorf("%s fetches something: %s", name, m[0])
+				}
+			}
+		case strings.HasSuffix(name, ".html"):
+			for _, m := range loads.FindAllSubmatch(b, -1) {
+				if u := string(m[1]); strings.Contains(u, ":") && !strings.HasPrefix(u, "data:") || strings.HasPrefix(u, "//") {
+					t.Errorf("%s loads %s", name, u)
+				}
+			}
+		}
+	}
+}

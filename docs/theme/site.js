@@ -74,6 +74,33 @@
     });
   });
 
+  // The language switcher keeps the reader on the same section: ids are the
+  // same in every language, so the other language's page is opened at the
+  // section the location names if it is on screen, else at the last
+  // section whose heading has scrolled past the top.
+  function sectionInView() {
+    var top = document.querySelector(".top");
+    var line = (top ? top.getBoundingClientRect().bottom : 0) + 24;
+    var named = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (named) {
+      var r = named.getBoundingClientRect();
+      if (r.bottom > 0 && r.top < window.innerHeight) { return location.hash; }
+    }
+    // At the end of the page, the last sections cannot scroll up to the
+    // top: the last heading on screen is the one read.
+    var end = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
+    if (end) { line = window.innerHeight; }
+    var id = "";
+    document.querySelectorAll("article h2[id], article h3[id]").forEach(function (h) {
+      if (h.getBoundingClientRect().top <= line) { id = h.id; }
+    });
+    return id ? "#" + encodeURIComponent(id) : "";
+  }
+  document.querySelectorAll("details.langs a").forEach(function (a) {
+    function carry() { a.href = a.href.split("#")[0] + sectionInView(); }
+    ["pointerdown", "focus", "click"].forEach(function (type) { a.addEventListener(type, carry); });
+  });
+
   // Search, over the index the generator wrote as a script.
   var input = document.getElementById("search-input");
   var list = document.getElementById("search-results");
@@ -96,16 +123,42 @@
     var from = Math.max(0, at - 50);
     return (from > 0 ? "…" : "") + text.slice(from, at + 90) + "…";
   }
-  // search returns the best entries holding every term (lower case).
-  function search(terms) {
+  // tokens splits a text as the generator split the index's (searchTokens
+  // in internal/site): runs of letters, marks and digits, in lower case,
+  // full-width Latin made ASCII; a run of Han, kana or Hangul gives each
+  // pair of neighbouring characters and its last character.
+  var wordRE = /[\p{L}\p{M}\p{N}\u200c\u200d]+/gu;
+  var cjk = "\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Hangul}\\u30fc";
+  var partRE = new RegExp("[" + cjk + "]+|[^" + cjk + "]+", "gu");
+  var cjkRE = new RegExp("^[" + cjk + "]", "u");
+  function tokens(text) {
+    var out = [], seen = {};
+    function add(t) {
+      if (!seen[t]) { seen[t] = true; out.push(t); }
+    }
+    var folded = text.normalize("NFC").replace(/[\uff01-\uff5e]/g, function (c) {
+      return String.fromCharCode(c.charCodeAt(0) - 0xfee0);
+    }).toLowerCase().replace(/i\u0307/g, "i"); // İ lowers to i and a dot above
+    (folded.match(wordRE) || []).forEach(function (word) {
+      word.match(partRE).forEach(function (part) {
+        if (!cjkRE.test(part)) { add(part); return; }
+        var chars = Array.from(part);
+        for (var i = 0; i + 1 < chars.length; i++) { add(chars[i] + chars[i + 1]); }
+        add(chars[chars.length - 1]);
+      });
+    });
+    return out;
+  }
+  window.guideSearchTokens = tokens; // the browser test checks it against the index
+  // search returns the best entries in which every term begins a token.
+  function search(terms, phrase) {
     var hits = [];
     (window.guideSearchIndex || []).forEach(function (e) {
-      var head = (e.p + " " + e.h).toLowerCase();
-      var text = e.t.toLowerCase();
-      var score = 0;
+      var head = " " + e.k, words = " " + e.w;
+      var score = e.t.toLowerCase().indexOf(phrase) >= 0 ? 5 : 0;
       for (var i = 0; i < terms.length; i++) {
-        var inHead = head.indexOf(terms[i]) >= 0;
-        var inText = text.indexOf(terms[i]) >= 0;
+        var inHead = head.indexOf(" " + terms[i]) >= 0;
+        var inText = words.indexOf(" " + terms[i]) >= 0;
         if (!inHead && !inText) { return; }
         score += (inHead ? 10 : 0) + (inText ? 1 : 0);
       }
@@ -116,13 +169,16 @@
   }
   function showResults() {
     var query = input.value.trim();
-    if (!query) { list.hidden = true; list.innerHTML = ""; return; }
-    var terms = query.toLowerCase().split(/\s+/).filter(Boolean);
-    var hits = search(terms);
+    var terms = tokens(query);
+    if (!terms.length) { list.hidden = true; list.innerHTML = ""; return; }
+    // Marked: the words as typed, longest first, for a pair of CJK
+    // characters marks little.
+    var words = query.toLowerCase().split(/\s+/).sort(function (a, b) { return b.length - a.length; });
+    var hits = search(terms, query.toLowerCase());
     list.innerHTML = hits.length ? hits.map(function (e) {
       return "<li><a href=\"" + escapeHTML(root + e.u) + "\"><span class=\"where\">" + escapeHTML(e.p) +
-        "</span><span class=\"heading\">" + mark(e.h || e.p, terms) + "</span><span class=\"snippet\">" +
-        mark(snippet(e.t, terms[0]), terms) + "</span></a></li>";
+        "</span><span class=\"heading\">" + mark(e.h || e.p, words) + "</span><span class=\"snippet\">" +
+        mark(snippet(e.t, words[0]), words) + "</span></a></li>";
     }).join("") : "<li class=\"none\">" + escapeHTML(body.dataset.noResults) + "</li>";
     list.hidden = false;
   }

@@ -86,6 +86,31 @@
 // catches a trap of scripts without spaces between words: in Korean,
 // **`code`**를 shows its asterisks, **`code`를** does not.
 //
+// # Search
+//
+// Each language has its own search index, assets/search-<code>.js, of its
+// own pages, one entry per section, which the theme's script searches as
+// the reader types. A section is indexed by tokens: runs of letters, marks
+// and digits in lower case (so Devanagari's vowel signs do not split a
+// word); Han, kana and Hangul, written without spaces, by each pair of
+// neighbouring characters and each run's last character. The script cuts
+// the query the same way and finds the sections in which every one of its
+// tokens begins a token, so "isErr" finds isError and a two-character
+// Japanese or Chinese query finds the text that holds it.
+//
+// # Scripts
+//
+// The theme sets each script in fonts its readers already have, chosen by
+// the lang attribute (of the page, and of any element in another
+// language, such as the switcher's links): Devanagari, Japanese,
+// Simplified and Traditional Chinese, Korean and Cyrillic have stacks of
+// their own, with more line height for Devanagari and CJK. Korean breaks
+// lines between words, Japanese and Chinese between characters under the
+// strict rules; nothing is wider than a phone's screen: long code, tables
+// and URLs break or scroll in their own box. Every page lists its
+// translations as rel=alternate links (and English as x-default); the
+// language switcher opens the other language at the same section.
+//
 // # Run buttons
 //
 // Given the chapters compiled for the browser ([Config].Browser), each

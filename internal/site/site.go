@@ -2,7 +2,6 @@ package site
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -411,51 +410,6 @@ func (s *Site) addAssets(docs fs.FS) error {
 	}
 	s.Files["assets/code.css"] = css
 	return nil
-}
-
-// searchEntry is one section of a page in the search index.
-type searchEntry struct {
-	Page    string `json:"p"`
-	Heading string `json:"h"`
-	URL     string `json:"u"`
-	Text    string `json:"t"`
-}
-
-// sections splits a rendered page into search entries, one per heading.
-func sections(p *page) []searchEntry {
-	src := p.src.body
-	cur := searchEntry{Page: p.src.title, URL: p.url}
-	var out []searchEntry
-	var text []string
-	flush := func() {
-		cur.Text = strings.Join(text, " ")
-		if cur.Text != "" || cur.Heading != "" {
-			out = append(out, cur)
-		}
-		text = nil
-	}
-	for n := p.doc.FirstChild(); n != nil; n = n.NextSibling() {
-		if h, ok := n.(*ast.Heading); ok {
-			if id, ok := h.AttributeString("id"); ok {
-				flush()
-				cur = searchEntry{Page: p.src.title, Heading: plainText(h, src), URL: p.url + "#" + string(id.([]byte))}
-				continue
-			}
-		}
-		text = append(text, plainText(n, src))
-	}
-	flush()
-	return out
-}
-
-// searchScript is the search index as a script that sets
-// window.guideSearchIndex, so that it loads from file:// too.
-func searchScript(entries []searchEntry) ([]byte, error) {
-	b, err := json.Marshal(entries)
-	if err != nil {
-		return nil, err
-	}
-	return append(append([]byte("window.guideSearchIndex = "), b...), ";\n"...), nil
 }
 
 // relative returns the path from the folder of page from to target, both
