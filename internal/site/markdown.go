@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	highlighting "github.com/yuin/goldmark-highlighting/v2"
@@ -114,15 +116,12 @@ func codeWrapper(w util.BufWriter, ctx highlighting.CodeBlockContext, entering b
 }
 
 // newMarkdown returns the guide's Markdown dialect: GitHub tables, heading
-// attributes, directives, highlighting through CSS classes, and a line break
-// between two Chinese or Japanese characters that joins them, as it would
-// in print, where one between Korean words stays a space.
+// attributes, directives, highlighting through CSS classes.
 func newMarkdown() goldmark.Markdown {
 	return goldmark.New(
 		goldmark.WithExtensions(
 			extension.Table,
 			extension.Strikethrough,
-			extension.NewCJK(extension.WithEastAsianLineBreaks(extension.EastAsianLineBreaksCSS3Draft)),
 			highlighting.NewHighlighting(
 				highlighting.WithFormatOptions(formatOptions...),
 				highlighting.WithWrapperRenderer(codeWrapper),
@@ -137,6 +136,43 @@ func newMarkdown() goldmark.Markdown {
 			renderer.WithNodeRenderers(util.Prioritized(nodeRenderer{}, 50)),
 		),
 	)
+}
+
+// joinLine clears the line break at the end of the text n when it falls
+// between two Chinese or Japanese characters, so that they join as in
+// print instead of showing a space. A break between Korean words, or next
+// to any other letter, stays a space. (goldmark's CJK extension drops the
+// break before a link or code span, even between Latin words.)
+func joinLine(n *ast.Text, src []byte) {
+	if !n.SoftLineBreak() {
+		return
+	}
+	last, _ := utf8.DecodeLastRune(n.Segment.Value(src))
+	if next := firstRune(n.NextSibling(), src); joinsWithoutSpace(last) && joinsWithoutSpace(next) {
+		n.SetSoftLineBreak(false)
+	}
+}
+
+// firstRune returns the first character n renders, or utf8.RuneError.
+func firstRune(n ast.Node, src []byte) rune {
+	for ; n != nil; n = n.FirstChild() {
+		switch n := n.(type) {
+		case *ast.Text:
+			r, _ := utf8.DecodeRune(n.Segment.Value(src))
+			return r
+		case *ast.String:
+			r, _ := utf8.DecodeRune(n.Value)
+			return r
+		}
+	}
+	return utf8.RuneError
+}
+
+// joinsWithoutSpace reports whether r is written without spaces around it:
+// Han, kana, and the CJK and full-width punctuation.
+func joinsWithoutSpace(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) ||
+		(r >= 0x3000 && r <= 0x303f) || (r >= 0xff01 && r <= 0xff60)
 }
 
 // heading is one h2 or h3 of a page, for its table of contents.

@@ -211,6 +211,7 @@ func (p *page) render(md goldmark.Markdown, res *resolver, rewrite func(dest str
 		case *ast.CodeSpan:
 			return ast.WalkSkipChildren, nil
 		case *ast.Text:
+			joinLine(n, src)
 			if t := n.Segment.Value(src); bytes.Contains(t, []byte("**")) || bytes.Contains(t, []byte("__")) {
 				errs = append(errs, fmt.Errorf("%s: %q shows its emphasis marks: they did not close (next to a code span in text without spaces, put the particle inside the emphasis)", p.src.file, t))
 			}

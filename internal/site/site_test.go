@@ -427,9 +427,9 @@ func TestPretty(t *testing.T) {
 // Japanese characters joins them; between Korean words, or Latin ones, it
 // is a space.
 func TestLineBreaks(t *testing.T) {
-	s := mustBuild(t, en("index", "次が 01 章の\nサーバーです。\n\n服务器\n返回错误。\n\n서버\n전체입니다.\n\nthe\nserver\n"))
+	s := mustBuild(t, en("index", "次が 01 章の\nサーバーです。\n\n服务器\n返回错误。见\n[下文](#a)。\n\n서버\n전체입니다.\n\nthe\nserver; see\n[below](#a) and\n`code`.\n\n## A {#a}\n"))
 	page := string(s.Files["index.html"])
-	for _, want := range []string{"01 章のサーバーです。", "服务器返回错误。", "서버\n전체입니다.", "the\nserver"} {
+	for _, want := range []string{"01 章のサーバーです。", "服务器返回错误。见<a", "서버\n전체입니다.", "the\nserver; see\n<a", "and\n<code>"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("index.html lacks %q", want)
 		}
