@@ -7,7 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"testing"
-	"time"
+
+	"github.com/mcpbookshop/guide/mcp/internal/handoff"
 )
 
 // The benchmarks below time one request line to one response line in
@@ -143,7 +144,7 @@ func BenchmarkResourcesRead(b *testing.B) {
 }
 
 // BenchmarkServeLine times a legacy tools/call through the stream loop's
-// serveLine, which runs the handler with a handoff timer set, and the write
+// serveLine, which runs the handler watched by the handoff, and the write
 // of the response.
 func BenchmarkServeLine(b *testing.B) {
 	s := newBenchToolServer()
@@ -152,14 +153,14 @@ func BenchmarkServeLine(b *testing.B) {
 	c := newConn(ctx, s, nil, &out)
 	c.ss.version = LatestLegacyVersion
 	line := append(benchCall(`{"title":"Dune"}`, false), '\n')
-	handoff := time.AfterFunc(never, func() {}) // a handler held up for 1 ms on a busy machine hands off to no one
-	c.serveLine(ctx, line, handoff)
+	c.handoff = handoff.New(handoffDelay, func() {}) // a handler held up for 1 ms on a busy machine hands off to no one
+	c.serveLine(ctx, line)
 	if !bytes.Contains(out.Bytes(), []byte(wantDune)) {
 		b.Fatalf("response %s does not contain %s", out.Bytes(), wantDune)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
 		out.Reset()
-		c.serveLine(ctx, line, handoff)
+		c.serveLine(ctx, line)
 	}
 }

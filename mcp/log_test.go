@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -25,6 +26,9 @@ func (w *writeCounter) Write(p []byte) (int, error) {
 	w.writes = append(w.writes, string(p))
 	return len(p), nil
 }
+
+// never is a flush delay that does not elapse.
+const never = time.Duration(math.MaxInt64)
 
 // bufferLogTo makes s log as the default logger does, through a log
 // buffer flushed delay after a line, into w instead of stderr.

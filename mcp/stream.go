@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/mcpbookshop/guide/mcp/internal/handoff"
 	"github.com/mcpbookshop/guide/mcp/internal/inflight"
 	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
 	"github.com/mcpbookshop/guide/mcp/internal/linereader"
@@ -90,7 +90,8 @@ type conn struct {
 	w    io.Writer
 	werr error
 
-	calls inflight.Set // running handlers, by idKey
+	calls   inflight.Set   // running handlers, by idKey
+	handoff *handoff.Watch // starts a reader when a handler outlasts handoffDelay
 
 	runMu    sync.Mutex // guards draining and the additions to wg
 	draining bool       // set once Serve waits for wg: no handler starts
@@ -100,16 +101,14 @@ type conn struct {
 // another goroutine takes over reading.
 const handoffDelay = time.Millisecond
 
-// never is a timer duration that does not elapse: a timer created with it
-// waits to be armed by Reset.
-const never = time.Duration(math.MaxInt64)
-
 // newConn returns a connection serving r and w for s until ctx is done.
 func newConn(ctx context.Context, s *Server, r io.Reader, w io.Writer) *conn {
-	return &conn{
+	c := &conn{
 		srv: s, w: w,
 		ctx: ctx, lines: linereader.New(r, s.opts.MaxLineBytes), readDone: make(chan struct{}),
 	}
+	c.handoff = handoff.New(handoffDelay, c.read)
+	return c
 }
 
 // notify handles the notification m to the requests running in calls:
@@ -127,7 +126,6 @@ func notify(calls *inflight.Set, m *message) {
 // read reads lines until the input ends, serving each, or until it hands
 // reading over to another goroutine.
 func (c *conn) read() {
-	handoff := time.AfterFunc(never, c.read) // armed while a handler runs
 	for {
 		line, err := c.readLine()
 		if err == nil {
@@ -137,7 +135,7 @@ func (c *conn) read() {
 			c.endRead(err)
 			return
 		}
-		if !c.serveLine(c.ctx, line, handoff) {
+		if !c.serveLine(c.ctx, line) {
 			return
 		}
 		if err == io.EOF {
@@ -183,10 +181,10 @@ func leadingID(prefix []byte) json.RawMessage {
 }
 
 // serveLine serves one line: a message, or a batch where the session's
-// version requires them. A handler that outlasts handoffDelay fires
-// handoff, which starts the next reader; serveLine reports whether the
-// calling goroutine is still the reader.
-func (c *conn) serveLine(ctx context.Context, line []byte, handoff *time.Timer) bool {
+// version requires them. A handler that outlasts handoffDelay makes
+// c.handoff start the next reader; serveLine reports whether the calling
+// goroutine is still the reader.
+func (c *conn) serveLine(ctx context.Context, line []byte) bool {
 	line = bytes.TrimSpace(line)
 	switch {
 	case len(line) == 0:
@@ -206,7 +204,7 @@ func (c *conn) serveLine(ctx context.Context, line []byte, handoff *time.Timer) 
 	case m.IsNotification():
 		notify(&c.calls, m)
 	case isHandlerMethod(*m.Method):
-		return c.run(ctx, m, handoff)
+		return c.run(ctx, m)
 	default:
 		c.write(c.srv.handle(ctx, &c.ss, m))
 	}
@@ -221,10 +219,9 @@ func isHandlerMethod(method string) bool {
 
 // run serves a request that runs a handler, cancellable by
 // notifications/cancelled, and writes its response unless it was
-// cancelled. It arms handoff while the handler runs, and reports whether
-// the timer was still pending, that is whether the calling goroutine is
-// still the reader.
-func (c *conn) run(ctx context.Context, m *message, handoff *time.Timer) bool {
+// cancelled. It reports whether the calling goroutine is still the reader:
+// false when the handler ran so long that another took over reading.
+func (c *conn) run(ctx context.Context, m *message) bool {
 	if !c.begin() {
 		return true // read after Serve stopped: not served
 	}
@@ -232,9 +229,9 @@ func (c *conn) run(ctx context.Context, m *message, handoff *time.Timer) bool {
 	ctx, cancel := context.WithCancel(ctx)
 	key := idKey(m.ID)
 	cl := c.calls.Start(key, cancel)
-	handoff.Reset(handoffDelay) // only now: a cancellation the next reader reads finds the call
+	run := c.handoff.Begin() // only now: a cancellation the next reader reads finds the call
 	resp := c.srv.handle(ctx, &c.ss, m)
-	reader := handoff.Stop()
+	reader := c.handoff.End(run)
 	cancelled := c.calls.Finish(key, cl)
 	cancel()
 	if !cancelled {

@@ -107,6 +107,33 @@ func TestServeCancel(t *testing.T) {
 	}
 }
 
+// TestServeCancelAfterQuickCalls: a handler that begins while the handoff
+// is still armed for the quick one before it is handed over all the same,
+// and its cancellation, read by the next reader, reaches it.
+func TestServeCancelAfterQuickCalls(t *testing.T) {
+	started := make(chan context.Context, 1)
+	s := newBlockingServer(nil, started, nil)
+	c := connect(t, s)
+	for range 20 {
+		wantEchoOK(t, c.call(echoOK))
+	}
+	c.send(echoOK)
+	time.Sleep(handoffDelay / 2)
+	c.send(toolCall("7", "wait", "{}"))
+	ctx := <-started
+	wantEchoOK(t, c.recv())
+	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
+	select {
+	case <-ctx.Done():
+	case <-time.After(testTimeout):
+		t.Fatal("notifications/cancelled did not cancel the handler's context")
+	}
+	wantEchoOK(t, c.call(echoOK))
+	if err := c.close(); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
+
 func TestServeShutdownWaitsForHandlers(t *testing.T) {
 	started := make(chan context.Context, 1)
 	release := make(chan struct{})
