@@ -26,21 +26,16 @@ import (
 // at desktop and at phone width.
 const (
 	crawlAll    = "all"    // every page of every language
-	crawlSample = "sample" // one page of each language and every page of one
+	crawlSample = "sample" // one page of each language, a different one each
 	crawlSmoke  = "smoke"  // the landing page, and one page's Run buttons
 )
 
 var crawlFlag = flag.String("crawl", os.Getenv("GUIDE_CRAWL"),
-	"the pages the browser test visits at both widths: `all`, sample (one page of each language and every page of one; the default) or smoke (the landing page; the default under -race); the environment's GUIDE_CRAWL sets the default")
+	"the pages the browser test visits at both widths: `all`, sample (one page of each language, a different one each; the default) or smoke (the landing page; the default under -race); the environment's GUIDE_CRAWL sets the default")
 
 // raceEnabled is set under the race detector (race_test.go), which the
 // crawl need not repeat.
 var raceEnabled bool
-
-// sampleLanguages are, in order of preference, the language whose every
-// page the sample crawl visits: the first one the site has, else the first
-// language after English.
-var sampleLanguages = []string{"ja", "zh-Hant", "zh-Hans", "hi", "ko"}
 
 // crawlMode returns the crawl the test was asked for.
 func crawlMode() (string, error) {
@@ -88,18 +83,10 @@ func crawlPages(s *site.Site, mode string) []string {
 		}
 	case crawlSample:
 		// Each language's i-th page, so that the languages between them
-		// cover many pages, and all of one.
+		// cover every page once there are as many languages as pages.
 		for i, lang := range langs {
 			out = append(out, byLang[lang][i%len(byLang[lang])])
 		}
-		whole := ""
-		for _, lang := range append(slices.Clone(sampleLanguages), langs...) {
-			if lang != site.SourceLanguage && len(byLang[lang]) > 0 {
-				whole = lang
-				break
-			}
-		}
-		out = append(out, byLang[whole]...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
