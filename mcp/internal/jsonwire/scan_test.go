@@ -13,11 +13,12 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// scanCases are lines on which the scanner and the decoders by reflection
+// edgeLines are lines on which the scanner, Unmarshal and encoding/json
 // could part ways: names in another case, repeated or escaped; nulls;
 // wrong types; invalid UTF-8 and escaped surrogates; numbers of every
-// form; whitespace; trailing data; deep nesting.
-var scanCases = []string{
+// form; whitespace; trailing data; deep nesting; and bare arguments
+// objects, as the typed decode reads them.
+var edgeLines = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_author","arguments":{"title":"Dune"}}}`,
 	`{"JSONRPC":"2.0","Id":1,"METHOD":"tools/call","Params":{"NAME":"x","Arguments":{}}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"a","method":"b","params":{"name":"x","name":"y"}}`,
@@ -61,6 +62,14 @@ var scanCases = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"name":"é😀"}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"arguments":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"arguments":{` + strings.Repeat(`"k":1,`, 20) + `"l":2}}}`,
+	`{"JSONRPC":"2.0","ID":1,"Method":"tools/call","PARAMS":{"NAME":"x","Arguments":{}}}`,
+	`{"jsonrpc":"2.0","id":"a\"b","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"x":[1,"]}"]},"clientInfo":{"name":"c","version":"1"}}}`,
+	`{"title":"Dune","extra":[1,{"a":null}],"n":-0.5e-3}`,
+	`{"title":42}`,
+	`{"Title":"Dune"}`,
+	`{"title":"Dune","title":"Neuromancer"}`,
+	`{"title":"a\u0000b\\n\"c"}`,
+	`{"title":null}`,
 }
 
 // pinnedLines returns the lines the clients send in the chapters' pinned
@@ -268,7 +277,7 @@ func toAny(v Value) any {
 // TestScanMessageMatchesUnmarshal checks scanMessage against Unmarshal
 // on the cases and the pinned lines, which must all be scanned.
 func TestScanMessageMatchesUnmarshal(t *testing.T) {
-	for _, line := range scanCases {
+	for _, line := range edgeLines {
 		checkScanMessage(t, []byte(line))
 	}
 	for _, line := range pinnedLines(t) {
@@ -280,7 +289,7 @@ func TestScanMessageMatchesUnmarshal(t *testing.T) {
 
 // TestScanValueMatchesEncodingJSON checks ScanValue against encoding/json.
 func TestScanValueMatchesEncodingJSON(t *testing.T) {
-	for _, line := range scanCases {
+	for _, line := range edgeLines {
 		checkScanValue(t, []byte(line))
 	}
 }
@@ -303,7 +312,7 @@ func checkScanValue(t *testing.T, data []byte) {
 // FuzzScanMessage looks for a line that scanMessage decodes otherwise
 // than Unmarshal: go test -run '^$' -fuzz FuzzScanMessage ./mcp/internal/jsonwire/
 func FuzzScanMessage(f *testing.F) {
-	for _, line := range scanCases {
+	for _, line := range edgeLines {
 		f.Add([]byte(line))
 	}
 	for _, line := range pinnedLines(f) {
@@ -315,7 +324,7 @@ func FuzzScanMessage(f *testing.F) {
 // FuzzScanValue looks for a text that ScanValue reads otherwise than
 // encoding/json: go test -run '^$' -fuzz FuzzScanValue ./mcp/internal/jsonwire/
 func FuzzScanValue(f *testing.F) {
-	for _, line := range scanCases {
+	for _, line := range edgeLines {
 		f.Add([]byte(line))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkScanValue(t, data) })
