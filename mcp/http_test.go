@@ -426,11 +426,7 @@ func TestHTTPCancelInSession(t *testing.T) {
 	if r.status != http.StatusAccepted {
 		t.Errorf("notifications/cancelled: %d %s, want 202", r.status, r.body)
 	}
-	select {
-	case <-handlerCtx.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("notifications/cancelled did not cancel the handler's context")
-	}
+	waitCancelled(t, handlerCtx, "the handler")
 	if err := <-done; err == nil || strings.HasPrefix(err.Error(), "a response") {
 		t.Errorf("the cancelled request got %v, want no response", err)
 	}

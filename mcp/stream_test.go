@@ -88,6 +88,17 @@ func addWaitTool(s *Server, started chan<- context.Context, release <-chan struc
 	})
 }
 
+// waitCancelled waits until ctx, the context of what, is done, as
+// notifications/cancelled should make it.
+func waitCancelled(t *testing.T, ctx context.Context, what string) {
+	t.Helper()
+	select {
+	case <-ctx.Done():
+	case <-time.After(testTimeout):
+		t.Fatalf("notifications/cancelled did not cancel %s's context", what)
+	}
+}
+
 func TestServeCancel(t *testing.T) {
 	started := make(chan context.Context, 1)
 	s := newBlockingServer(nil, started, nil)
@@ -95,11 +106,7 @@ func TestServeCancel(t *testing.T) {
 	c.send(toolCall(`"slow"`, "wait", "{}"))
 	ctx := <-started
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow","reason":"the user gave up"}}`)
-	select {
-	case <-ctx.Done():
-	case <-time.After(testTimeout):
-		t.Fatal("notifications/cancelled did not cancel the handler's context")
-	}
+	waitCancelled(t, ctx, "the handler")
 	// The next reply is the next request's: none comes for the cancelled one.
 	wantEchoOK(t, c.call(echoOK))
 	if err := c.close(); err != nil {
@@ -123,11 +130,7 @@ func TestServeCancelAfterQuickCalls(t *testing.T) {
 	ctx := <-started
 	wantEchoOK(t, c.recv())
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
-	select {
-	case <-ctx.Done():
-	case <-time.After(testTimeout):
-		t.Fatal("notifications/cancelled did not cancel the handler's context")
-	}
+	waitCancelled(t, ctx, "the handler")
 	wantEchoOK(t, c.call(echoOK))
 	if err := c.close(); err != nil {
 		t.Errorf("Serve: %v", err)
@@ -237,11 +240,7 @@ func TestServeBatchCancel(t *testing.T) {
 	case <-time.After(testTimeout):
 		t.Fatal("the batch's wait call did not start")
 	}
-	select {
-	case <-ctx.Done():
-	case <-time.After(testTimeout):
-		t.Fatal("notifications/cancelled did not cancel the batch item's context")
-	}
+	waitCancelled(t, ctx, "the batch item")
 	// The batch's reply has the other item's response, none for the
 	// cancelled one.
 	if got, want := c.recv(), `[{"jsonrpc":"2.0","id":"b","result":{"content":[{"type":"text","text":"hi"}]}}]`; got != want {
