@@ -28,22 +28,10 @@ var bin, nginxPath string
 
 // TestMain builds the chapters, so each test runs them as real processes.
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
-}
-
-func run(m *testing.M) int {
-	nginxPath = findNginx()
-	if nginxPath == "" {
-		return m.Run() // every test skips
+	if nginxPath = findNginx(); nginxPath == "" {
+		os.Exit(m.Run()) // every test skips
 	}
-	dir, remove, err := chapterproc.Build(chapters...)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer remove()
-	bin = dir
-	return m.Run()
+	os.Exit(chapterproc.RunTests(m, &bin, chapters...))
 }
 
 // findNginx returns the nginx command: on PATH, or where Debian puts it

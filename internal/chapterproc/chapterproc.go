@@ -13,8 +13,23 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"testing"
 	"time"
 )
+
+// RunTests is a TestMain's body: it builds the named chapters, sets *dir
+// to the directory of their binaries, runs the tests and removes the
+// binaries, returning the code to exit with.
+func RunTests(m *testing.M, dir *string, chapters ...string) int {
+	d, remove, err := Build(chapters...)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer remove()
+	*dir = d
+	return m.Run()
+}
 
 // Build compiles the named chapters (directories of chapters/, such as
 // "01-tool-errors") into a new temporary directory, one binary each named

@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,18 +29,7 @@ var bin string
 
 // TestMain builds the chapters, so each test runs one as a real process.
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
-}
-
-func run(m *testing.M) int {
-	dir, remove, err := chapterproc.Build(chapters...)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer remove()
-	bin = dir
-	return m.Run()
+	os.Exit(chapterproc.RunTests(m, &bin, chapters...))
 }
 
 // eras are the two ways the SDK client connects: the 2025-11-25 handshake,
