@@ -31,7 +31,8 @@ type source struct {
 	title   string
 	summary string // one line for the landing page's list
 	body    []byte // after the front matter
-	// sections are the page's own, in order, each with its Version.
+	// sections, in an English page, are its sections in order, each with
+	// its Version.
 	sections []section
 	// record, in a translation, is the English version of each section it
 	// follows, by section id.
@@ -121,11 +122,10 @@ func loadSource(docs fs.FS, slug, lang string) (*source, error) {
 	if s.title == "" {
 		return nil, fmt.Errorf("%s: front matter has no title", file)
 	}
-	s.sections = splitSections(s.title, s.summary, body)
-	if lang != SourceLanguage {
-		if s.record, err = parseRecord(meta["source"]); err != nil {
-			return nil, fmt.Errorf("%s: %v", file, err)
-		}
+	if lang == SourceLanguage {
+		s.sections = splitSections(s.title, s.summary, body)
+	} else if s.record, err = parseRecord(meta["source"]); err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
 	}
 	return s, nil
 }

@@ -58,20 +58,22 @@ func Translations(docs fs.FS) ([]Translation, error) {
 	if err != nil {
 		return nil, err
 	}
+	en := make([]*source, len(slugs))
+	for i, slug := range slugs {
+		if en[i], err = loadSource(docs, slug, SourceLanguage); err != nil {
+			return nil, err
+		}
+	}
 	var list []Translation
 	for _, l := range langs[1:] {
-		for _, slug := range slugs {
-			en, err := loadSource(docs, slug, SourceLanguage)
-			if err != nil {
-				return nil, err
-			}
+		for i, slug := range slugs {
 			tr, err := loadSource(docs, slug, l.Code)
 			if err != nil {
 				return nil, err
 			}
 			t := Translation{Page: slug, Lang: l.Code, State: Missing}
 			if tr != nil {
-				t.State, t.Behind = Current, behindSections(en.sections, tr.record)
+				t.State, t.Behind = Current, behindSections(en[i].sections, tr.record)
 				if len(t.Behind) > 0 {
 					t.State = Behind
 				}
