@@ -45,7 +45,9 @@ func sections(p *page) []searchEntry {
 				continue
 			}
 		}
-		text = append(text, plainText(n, src))
+		if t := plainText(n, src); t != "" {
+			text = append(text, t)
+		}
 	}
 	flush()
 	return out
