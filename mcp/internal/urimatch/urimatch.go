@@ -90,15 +90,7 @@ func isHex(c byte) bool {
 // percent-encoded (see [EscapeNonASCII]).
 func (m *Matcher) Match(uri string) map[string]string {
 	if m.tmpl != nil {
-		vals := m.tmpl.Match(uri)
-		if vals == nil {
-			return nil
-		}
-		params := make(map[string]string, len(vals))
-		for name, v := range vals {
-			params[name] = v.String()
-		}
-		return params
+		return libraryMatch(m.tmpl, uri)
 	}
 	rest, ok := strings.CutPrefix(uri, m.lits[0])
 	if !ok {
@@ -192,4 +184,19 @@ func EscapeNonASCII(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// libraryMatch matches uri with the template library itself, its
+// variables as strings: the fallback for templates the compiled matcher
+// does not cover, and the reference its tests compare with.
+func libraryMatch(tmpl *uritemplate.Template, uri string) map[string]string {
+	vals := tmpl.Match(uri)
+	if vals == nil {
+		return nil
+	}
+	params := make(map[string]string, len(vals))
+	for name, v := range vals {
+		params[name] = v.String()
+	}
+	return params
 }

@@ -42,19 +42,6 @@ var templateCases = []struct{ tmpl, uri string }{
 	{"static://readme", "static://readme2"},
 }
 
-// libraryMatch is how the library matches: its variables as strings.
-func libraryMatch(tmpl *uritemplate.Template, uri string) map[string]string {
-	vals := tmpl.Match(uri)
-	if vals == nil {
-		return nil
-	}
-	params := make(map[string]string, len(vals))
-	for name, v := range vals {
-		params[name] = v.String()
-	}
-	return params
-}
-
 // checkTemplateMatch compares the matcher with the library on src and an
 // IRI, as package mcp matches a resource read.
 func checkTemplateMatch(t *testing.T, src, iri string) {
