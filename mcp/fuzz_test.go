@@ -10,14 +10,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/mcpbookshop/guide/internal/exchange"
 )
 
 // The fuzz targets drive the server through its public entry points
@@ -30,21 +29,9 @@ import (
 // pinnedRequests returns the request files of the chapters' scripts
 // (testdata/scripts/*/*.txtar, files req/*), each a line or a session.
 func pinnedRequests(f *testing.F) [][]byte {
-	scripts, err := filepath.Glob("../testdata/scripts/*/*.txtar")
-	if err != nil || len(scripts) == 0 {
-		f.Fatalf("no pinned scripts: %v", err)
-	}
-	var reqs [][]byte
-	for _, name := range scripts {
-		ar, err := txtar.ParseFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, file := range ar.Files {
-			if strings.HasPrefix(file.Name, "req/") {
-				reqs = append(reqs, file.Data)
-			}
-		}
+	reqs, err := exchange.PinnedRequests("../testdata/scripts")
+	if err != nil {
+		f.Fatal(err)
 	}
 	return reqs
 }

@@ -3,14 +3,13 @@ package jsonwire
 import (
 	"bytes"
 	"encoding/json"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/mcpbookshop/guide/internal/exchange"
 )
 
 // edgeLines are lines on which the scanner, Unmarshal and encoding/json
@@ -75,22 +74,14 @@ var edgeLines = []string{
 // pinnedLines returns the lines the clients send in the chapters' pinned
 // scripts (testdata/scripts/*/*.txtar, files req/*).
 func pinnedLines(t testing.TB) [][]byte {
-	scripts, err := filepath.Glob("../../../testdata/scripts/*/*.txtar")
-	if err != nil || len(scripts) == 0 {
-		t.Fatalf("no pinned scripts: %v", err)
+	reqs, err := exchange.PinnedRequests("../../../testdata/scripts")
+	if err != nil {
+		t.Fatal(err)
 	}
 	var lines [][]byte
-	for _, name := range scripts {
-		ar, err := txtar.ParseFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, file := range ar.Files {
-			if strings.HasPrefix(file.Name, "req/") {
-				for line := range bytes.Lines(file.Data) {
-					lines = append(lines, bytes.TrimSuffix(line, []byte("\n")))
-				}
-			}
+	for _, req := range reqs {
+		for line := range bytes.Lines(req) {
+			lines = append(lines, bytes.TrimSuffix(line, []byte("\n")))
 		}
 	}
 	return lines
