@@ -251,7 +251,13 @@ func (r *resolver) checkChain(ix *goIndex, chain []string, included []string) sp
 		return checkMember(found, second, chain[2])
 	}
 	var found []*pkgDecls
-	for _, dir := range append(slices.Clone(ix.public), included...) {
+	dirs := slices.Clone(ix.public)
+	for _, dir := range included {
+		if !slices.Contains(dirs, dir) {
+			dirs = append(dirs, dir)
+		}
+	}
+	for _, dir := range dirs {
 		p, err := r.declarations(dir, slices.Contains(included, dir))
 		if err != nil || p.types[first] == nil {
 			continue
