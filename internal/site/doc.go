@@ -78,17 +78,18 @@
 //
 // An inline code span of an English page that names a Go declaration of
 // the module must name one that exists, or [Build] fails, naming the page,
-// the section and the span. A span is read as Go when it parses as a Go
-// expression; in it, pkg.Name where pkg is the last element of a module
-// package's directory (mcp, client) and Name is exported; Type.Member where
-// Type is an exported type of a public package of the module, or a type of
-// a package the page includes code from; and, on a page with :::go or
-// :::example lines, a span that is a single lowerCamel name (getAuthor),
-// which one of the packages those lines name must declare. Names qualified
-// by something else (errors.Is, data.uri), single words, UpperCamel names
-// alone (Python's ToolError), snake_case and JSON names (a struct tag's, or
-// a key the page shows, such as isError) are not checked. The directive
-// reference in CONTRIBUTING.md states the rule in full (codeSpanRule).
+// the section, the span and the fix. A span is read as Go when it parses as
+// a Go expression, and is checked where it names pkg.Name (pkg the last
+// element of a module package's directory, such as mcp or client; Name
+// exported), Type.Member (Type an exported type of a public package of the
+// module, or a type of a package the page includes code from), or, on a
+// page with :::go or :::example lines, when it is a single lowerCamel name
+// (getAuthor), which one of the packages those lines name must declare.
+// Names qualified by something else (errors.Is, data.uri), single words,
+// UpperCamel names alone (Python's ToolError), snake_case and JSON names (a
+// struct tag's, or a key the page shows, such as isError) are not checked.
+// CONTRIBUTING.md's directive reference states the rule in full
+// (codeSpanRule).
 //
 // A directive that does not resolve, a heading without an id, a link to a
 // page or anchor that does not exist, emphasis marks (** or __) left showing
