@@ -84,7 +84,7 @@ func TestArity(t *testing.T) {
 // the directive's syntax.
 func TestDirectiveUsage(t *testing.T) {
 	for _, tt := range []struct{ line, want string }{
-		{":::file deploy/shelf.conf", "index/en.md: :::file deploy/shelf.conf: got 1 argument, want :::file FILE LANGUAGE"},
+		{":::file deploy/shelf.conf", "got 1 argument, want :::file FILE LANGUAGE"},
 		{":::transcript testdata/scripts/01-demo/demo.txtar ok extra", "got 3 arguments, want :::transcript ARCHIVE CASE"},
 		{":::go", "got 0 arguments, want :::go FILE [NAME...]"},
 		{":::message msgs", `got 1 argument, want :::message DIR "TEXT"...`},
