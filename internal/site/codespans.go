@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/token"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	gast "github.com/yuin/goldmark/ast"
 )
@@ -167,6 +169,7 @@ func (r *resolver) checkSpan(ix *goIndex, span string, included []string, jsonKe
 }
 
 // unwrapIdent returns the identifier that expr is, under any *, & and ().
+// Under a minus it is a command-line flag (-addr), not Go.
 func unwrapIdent(expr ast.Expr) (string, bool) {
 	for {
 		switch e := expr.(type) {
@@ -175,6 +178,9 @@ func unwrapIdent(expr ast.Expr) (string, bool) {
 		case *ast.StarExpr:
 			expr = e.X
 		case *ast.UnaryExpr:
+			if e.Op != token.AND {
+				return "", false
+			}
 			expr = e.X
 		case *ast.ParenExpr:
 			expr = e.X
@@ -204,7 +210,8 @@ func selectorChain(e ast.Expr) ([]string, bool) {
 // lowerCamel reports whether name is written as an unexported Go name of
 // more than one word: getAuthor, errorTable.
 func lowerCamel(name string) bool {
-	return unicode.IsLower(rune(name[0])) && strings.ContainsFunc(name, unicode.IsUpper) &&
+	first, _ := utf8.DecodeRuneInString(name)
+	return unicode.IsLower(first) && strings.ContainsFunc(name, unicode.IsUpper) &&
 		!strings.ContainsAny(name, "_$")
 }
 

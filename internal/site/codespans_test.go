@@ -23,7 +23,8 @@ const spansPage = "Intro with `shelfTop`, `shelfBottom()` and `shelf.add`.\n\n" 
 	"`shelves.Options.OnFull` and `errors.Is(err, shelves.ErrFull)`.\n\n" +
 	"## Other languages {#other}\n\n" +
 	"Python's `ToolError`, `MCPError`, `raise ToolError(\"x\")`, `get_author`, `ctx.error()`,\n" +
-	"`shelves.server.fastmcp`; `shelves`, `OnFull`, `window.fetch`, JSON's `maxBooks` and `protocolVersion`:\n\n" +
+	"`shelves.server.fastmcp`; `shelves`, `OnFull`, `window.fetch`, the flag `-shelfPrefix`, JSON's `maxBooks`, `isError`\n" +
+	"and `protocolVersion`:\n\n" +
 	"```json\n{\"protocolVersion\": \"2025-11-25\"}\n```\n"
 
 // checkedSpans are the code spans of spansPage that name Go declarations;
