@@ -28,7 +28,7 @@ const codeSpanRule = "An inline code span of an English page that names a Go dec
 	"- a span that is a single lowerCamel name (`getAuthor`, `getAuthor()`), on a page that includes Go code with `:::go` or `:::example`, " +
 	"must be declared (at top level, or as a field or method) by one of the packages whose files those directives name, tests included.\n\n" +
 	"Everything else is not checked: names qualified by something that is not the module's (`errors.Is`, `ctx.Done()`, `data.uri`), " +
-	"single words and UpperCamel names alone (`mcp`, `OnError`, Python's `ToolError`), snake_case (`get_author`), and JSON names: " +
+	"single words and UpperCamel names alone (`mcp`, `OnError`, Python's `ToolError`), snake_case (`get_author`), command-line flags (`-addr`), and JSON names: " +
 	"a lowerCamel name that a struct tag of a public package gives a field (`isError`, `structuredContent`) or that the page shows as a JSON key " +
 	"(`\"mcpServers\":` in a transcript, an included file or a code block). " +
 	"To mention a lowerCamel name of another language on a page with Go code, qualify it (`window.fetch`). " +
