@@ -22,6 +22,7 @@ type resolver struct {
 	packages    map[string][]*ast.File // parsed packages by directory
 	tables      map[string][]errorRow  // error tables by package directory
 	highlighted map[string]template.HTML
+	goNames     *goIndex // the module's Go declarations, for the code-span check
 
 	// The page being resolved: its slug, its Markdown, and how its links
 	// are rewritten (see fallback).
@@ -56,57 +57,26 @@ func (r *resolver) readFile(name string) ([]byte, error) {
 	return b, nil
 }
 
-// resolve fills in n's html and text, or says why it cannot.
+// resolve fills in n's html and text, or says why it cannot. The kind of
+// directive, its syntax and its resolver come from the table directives.
 func (r *resolver) resolve(n *directiveNode) error {
 	args, err := splitArgs(n.line)
 	if err != nil {
 		return err
 	}
 	kind, args := args[0], args[1:]
-	var html template.HTML
-	switch kind {
-	case "go":
-		if len(args) < 1 {
-			return fmt.Errorf("go: want a file and optional names")
-		}
-		html, n.text, err = r.goDecls(args[0], args[1:])
-	case "example":
-		if len(args) != 2 {
-			return fmt.Errorf("example: want a file and an Example function's name")
-		}
-		html, n.text, err = r.example(args[0], args[1])
-	case "transcript":
-		if len(args) != 2 {
-			return fmt.Errorf("transcript: want an archive and a case")
-		}
-		html, n.text, err = r.transcript(args[0], args[1])
-	case "error":
-		if len(args) != 2 {
-			return fmt.Errorf("error: want a package directory and the name of a row of its error table")
-		}
-		html, n.text, err = r.errorCard(args[0], args[1])
-	case "errors":
-		if len(args) != 1 {
-			return fmt.Errorf("errors: want a package directory")
-		}
-		html, n.text, err = r.errorsOverview(n, args[0])
-	case "file":
-		if len(args) != 2 {
-			return fmt.Errorf("file: want a file and the language to highlight it as")
-		}
-		html, n.text, err = r.file(args[0], args[1])
-	case "message":
-		if len(args) < 2 {
-			return fmt.Errorf(`message: want a package directory and a quoted text`)
-		}
-		html, n.text, err = r.message(args[0], args[1:])
-	default:
-		return fmt.Errorf("unknown directive %q", kind)
+	d := lookupDirective(kind)
+	if d == nil {
+		return fmt.Errorf("unknown directive %q: the directives are %s (see CONTRIBUTING.md, Directive reference)", kind, directiveNames())
 	}
+	if err := d.checkArgs(args); err != nil {
+		return err
+	}
+	html, text, err := d.resolve(r, n, args)
 	if err != nil {
 		return fmt.Errorf("%s: %v", kind, err)
 	}
-	n.html = string(html)
+	n.html, n.text = string(html), text
 	return nil
 }
 

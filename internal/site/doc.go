@@ -39,46 +39,57 @@
 // # Directives
 //
 // A line of its own that starts with ":::" is a directive. Nothing in the
-// guide's code or transcripts is pasted; directives include it:
+// guide's code or transcripts is pasted; directives include it. The
+// directives are a table (directives.go), each with its syntax, its help
+// and an example; CONTRIBUTING.md's directive reference is rendered from
+// it, and a test fails when the two differ. These lines, like the table's
+// examples, resolve against the repository, which a test checks:
 //
 //	:::go chapters/01-tool-errors/main.go getAuthor authorArgs
-//	:::go chapters/01-tool-errors/main.go region:handler
+//	:::go cmd/mcpc/main.go (exitResult)
 //	:::go chapters/01-tool-errors/main.go
-//	:::example chapters/01-tool-errors/example_test.go ExampleGetAuthor_toolError
-//	:::transcript testdata/scripts/01-tool-errors/modern.txtar unknown-title
+//	:::example chapters/01-tool-errors/example_test.go Example_toolError
+//	:::transcript testdata/scripts/01-tool-errors/modern.txtar tool-error
 //	:::message mcp "Unknown tool: <name>"
+//	:::message mcp/client "mcp: connection closed" ": the server closed its output"
 //	:::error mcp unknown-tool
 //	:::errors mcp
 //	:::file deploy/nginx/mcp.conf nginx
 //
 // go includes declarations by name (Type.Method for a method, (Name) for the
-// whole const, var or type group that declares Name), a region
-// between "// region: name" and "// endregion" comments, or the whole file;
+// whole const, var or type group that declares Name), a region between
+// "// region: name" and "// endregion" comments, or the whole file;
 // declarations that are not next to each other in the file are joined by a
-// "// ..." line.
-// file includes a whole file that is not Go, highlighted as the language
-// named (one chroma knows), such as a configuration a test runs.
-// example includes an Example function's body and its checked output.
-// transcript includes one case of a testscript archive: the requests in
-// req/<case>.jsonl and the replies pinned in want/<case>.jsonl, which the
-// archive's script must check with "cmp stdout want/<case>.jsonl". message
-// shows an error text and checks that the package in the named directory
-// still produces it: every literal part of the text (the parts outside
-// <placeholders>) must occur in one of the package's string constants. A
-// text made of two constants, such as an error wrapped with %w, is given as
-// two quoted parts, shown joined.
-//
+// "// ..." line. example includes an Example function's body and its
+// checked output. transcript includes one case of a testscript archive, its
+// requests and its pinned replies, which the archive's script must check
+// with cmp. message shows an error text and checks that the package in the
+// named directory still produces it; a text made of two constants, such as
+// an error wrapped with %w, is given as two quoted parts, shown joined.
 // error shows one row of the error table of the package in the named
-// directory (the variable errorTable, as mcp/errortable.go declares it):
-// code, message, data, HTTP status in each era and log level, read from
-// the table itself; away from the reference page (slug "errors") it links
-// to the row's section there. errors, on the reference page, renders the
-// whole table, one line per row, and checks the page against it both ways:
-// every row has a section, a heading whose id is the row's name, right
-// under it ":::error <dir> <name>", then a paragraph explaining when the
-// error happens and what to do; and no card names a row twice or a row the
-// table lacks. A row is named by its kind without "err", in kebab case:
-// errUnknownTool is unknown-tool.
+// directory (the variable errorTable, as mcp/errortable.go declares it);
+// errors, on the reference page (slug "errors"), renders the whole table and
+// checks that the page explains every row, once, in a section of its own.
+// file includes a whole file that is not Go, highlighted as the language
+// named. A wrong number of arguments is reported with the directive's
+// syntax.
+//
+// # Code spans
+//
+// An inline code span of an English page that names a Go declaration of
+// the module must name one that exists, or [Build] fails, naming the page,
+// the section, the span and the fix. A span is read as Go when it parses as
+// a Go expression, and is checked where it names pkg.Name (pkg the last
+// element of a module package's directory, such as mcp or client; Name
+// exported), Type.Member (Type an exported type of a public package of the
+// module, or a type of a package the page includes code from), or, on a
+// page with :::go or :::example lines, when it is a single lowerCamel name
+// (getAuthor), which one of the packages those lines name must declare.
+// Names qualified by something else (errors.Is, data.uri), single words,
+// UpperCamel names alone (Python's ToolError), snake_case and JSON names (a
+// struct tag's, or a key the page shows, such as isError) are not checked.
+// CONTRIBUTING.md's directive reference states the rule in full
+// (codeSpanRule).
 //
 // A directive that does not resolve, a heading without an id, a link to a
 // page or anchor that does not exist, emphasis marks (** or __) left showing

@@ -225,6 +225,7 @@ func (p *page) render(md goldmark.Markdown, res *resolver, rewrite func(dest str
 	if err != nil {
 		return err
 	}
+	errs = append(errs, res.checkCodeSpans(p)...)
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}

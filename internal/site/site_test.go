@@ -257,7 +257,7 @@ func TestBuildFails(t *testing.T) {
 		{"unknown directive", []testPage{en("index", ":::paste something\n")}, `unknown directive "paste"`},
 		{"missing file", []testPage{en("index", ":::go chapters/nope.go x\n")}, "chapters/nope.go"},
 		{"missing included file", []testPage{en("index", ":::file deploy/nope.conf nginx\n")}, "deploy/nope.conf"},
-		{"file without language", []testPage{en("index", ":::file deploy/shelf.conf\n")}, "want a file and the language"},
+		{"file without language", []testPage{en("index", ":::file deploy/shelf.conf\n")}, "want :::file FILE LANGUAGE"},
 		{"missing declaration", []testPage{en("index", ":::go chapters/01-demo/main.go remove\n")}, "no declaration named remove"},
 		{"missing region", []testPage{en("index", ":::go chapters/01-demo/main.go region:empty\n")}, "no region empty"},
 		{"missing example", []testPage{en("index", ":::example chapters/01-demo/example_test.go Example_gone\n")}, "no example function Example_gone"},
