@@ -118,11 +118,12 @@ func TestBuiltChaptersAnswerAsPinned(t *testing.T) {
 				if !ok || !pinned {
 					continue
 				}
-				var got bytes.Buffer
+				var got, stderr bytes.Buffer
 				cmd := exec.Command(path)
+				cmd.Stderr = &stderr
 				err := lockstep.Run(t.Context(), cmd, strings.Split(string(f.Data), "\n"), lockstep.ReplyTimeout, func(line []byte) { got.Write(line) })
 				if err != nil || !bytes.Equal(got.Bytes(), want) {
-					t.Errorf("%s, built by go build: %v\n%s\npinned:\n%s", name, err, got.Bytes(), want)
+					t.Errorf("%s, built by go build: %v\n%s\npinned:\n%s\nthe chapter's stderr:\n%s", name, err, got.Bytes(), want, stderr.Bytes())
 				}
 			}
 		})

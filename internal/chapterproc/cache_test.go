@@ -2,6 +2,7 @@ package chapterproc
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,9 +17,11 @@ var cacheSubject = []string{"-run", "^TestBuiltChaptersAnswerAsPinned$/^01-tool-
 
 // TestCacheSeesChanges shows, in a copy of the module, that go test's cache
 // does not hide a change to a chapter built in a subprocess: the test of
-// cacheSubject passes and is then "(cached)"; after the chapter's message
-// changes it runs again and fails; restored, it passes; after a file of
-// mcp/ that the chapter imports changes, it runs again and fails.
+// cacheSubject passes and is then "(cached)"; after a change to the
+// chapter's main.go it runs again and fails; restored, it passes; after a
+// change to a file of mcp/ that the chapter imports, it runs again and
+// fails. Each change appends an init function that panics (see breakFile),
+// so that the test does not depend on the wording of any message.
 //
 // The copy holds only what that test needs (the packages it and chapter 01
 // are built from, go.mod, go.sum and chapter 01's scripts). It shares the
@@ -66,16 +69,16 @@ func TestCacheSeesChanges(t *testing.T) {
 	expect("second run, nothing changed", true, true)
 
 	chapter := filepath.Join(copyRoot, "chapters", "01-tool-errors", "main.go")
-	restore := edit(t, chapter, "No book titled", "No book called", base.Add(1*time.Minute))
-	if out := expect("the chapter's message changed", false, false); !strings.Contains(out, "No book called") {
-		t.Errorf("the failure does not show the changed message:\n%s", out)
+	restore := breakFile(t, chapter, "the chapter changed", base.Add(1*time.Minute))
+	if out := expect("the chapter changed", false, false); !strings.Contains(out, "panic: the chapter changed") {
+		t.Errorf("the failure does not show the changed chapter's panic:\n%s", out)
 	}
 	restore(base.Add(2 * time.Minute))
 	expect("the chapter restored", true, false)
 
-	edit(t, filepath.Join(copyRoot, "mcp", "errortable.go"), `"Error executing tool <name>: <err>"`, `"Error running tool <name>: <err>"`, base.Add(3*time.Minute))
-	if out := expect("a file of mcp/ changed", false, false); !strings.Contains(out, "Error running tool") {
-		t.Errorf("the failure does not show mcp's changed text:\n%s", out)
+	breakFile(t, filepath.Join(copyRoot, "mcp", "errortable.go"), "mcp changed", base.Add(3*time.Minute))
+	if out := expect("a file of mcp/ changed", false, false); !strings.Contains(out, "panic: mcp changed") {
+		t.Errorf("the failure does not show the changed mcp's panic:\n%s", out)
 	}
 }
 
@@ -146,17 +149,15 @@ func copyFile(t *testing.T, src, dst string, mtime time.Time) {
 	}
 }
 
-// edit replaces old, which must occur in the file, with new and sets the
-// file's modification time; it returns a function that restores the text,
-// with the modification time it is given.
-func edit(t *testing.T, name, old, new string, mtime time.Time) (restore func(time.Time)) {
+// breakFile appends to the Go file name an init function that panics with
+// message, so that every program built with it fails however the module's
+// texts are worded, and sets the file's modification time; it returns a
+// function that restores the file, with the modification time it is given.
+func breakFile(t *testing.T, name, message string, mtime time.Time) (restore func(time.Time)) {
 	t.Helper()
 	b, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if !bytes.Contains(b, []byte(old)) {
-		t.Fatalf("%s does not contain %q: update the test's edit to the file's text", name, old)
 	}
 	write := func(data []byte, mtime time.Time) {
 		t.Helper()
@@ -167,6 +168,6 @@ func edit(t *testing.T, name, old, new string, mtime time.Time) (restore func(ti
 			t.Fatal(err)
 		}
 	}
-	write(bytes.ReplaceAll(b, []byte(old), []byte(new)), mtime)
+	write(fmt.Appendf(bytes.Clone(b), "\nfunc init() { panic(%q) }\n", message), mtime)
 	return func(mtime time.Time) { write(b, mtime) }
 }
