@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpbookshop/guide/internal/chapterproc"
 	"github.com/mcpbookshop/guide/internal/site"
 )
 
@@ -23,6 +24,9 @@ import (
 func compileBrowser(ctx context.Context, root string, progress io.Writer) (*site.Browser, error) {
 	chapters, err := site.ChapterDirs(os.DirFS(root))
 	if err != nil {
+		return nil, err
+	}
+	if err := recordSources(ctx, root, chapters); err != nil {
 		return nil, err
 	}
 	support, err := wasmExec(ctx, root)
@@ -52,6 +56,26 @@ func compileBrowser(ctx context.Context, root string, progress io.Writer) (*site
 	return b, nil
 }
 
+// recordSources opens the sources in this module of the chapters' browser
+// builds: the docs tests compile the chapters through compileBrowser, in a
+// go subprocess that go test's cache does not see, so that a change to a
+// chapter or to mcp/ runs them again rather than reporting "ok (cached)"
+// (see chapterproc.Record). Outside a test it costs one go list.
+func recordSources(ctx context.Context, root string, chapters []string) error {
+	var pkgs []string
+	for _, ch := range chapters {
+		pkgs = append(pkgs, "./"+ch)
+	}
+	sources, err := chapterproc.ModuleSources(ctx, root, wasmEnv, pkgs...)
+	if err != nil {
+		return err
+	}
+	return chapterproc.Record(sources)
+}
+
+// wasmEnv is the environment of the browser builds.
+var wasmEnv = []string{"GOOS=js", "GOARCH=wasm"}
+
 // wasmFlags are the go build flags of the browser modules: -trimpath keeps
 // the machine's paths out of what the site ships, -s -w its symbol tables.
 var wasmFlags = []string{"-trimpath", "-ldflags=-s -w"}
@@ -61,7 +85,7 @@ var wasmFlags = []string{"-trimpath", "-ldflags=-s -w"}
 // compiled packages it is linked from, which Go's build cache names by
 // content, so that an unchanged chapter is not linked again.
 func compileChapter(ctx context.Context, root, chapter, cache string) (wasm []byte, cached bool, err error) {
-	env := []string{"GOOS=js", "GOARCH=wasm"}
+	env := wasmEnv
 	list, err := goOutput(ctx, root, env, append(append([]string{"list"}, wasmFlags...), "-deps", "-export", "-f", "{{.ImportPath}} {{.Export}}", "./"+chapter)...)
 	if err != nil {
 		return nil, false, err

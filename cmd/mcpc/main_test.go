@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/mcpbookshop/guide/internal/chapterproc"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -72,16 +73,7 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 // servers, built once and put on the scripts' PATH under their directory
 // names (01-tool-errors, ...).
 func TestScripts(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the go command is needed to build the chapters:", err)
-	}
-	bin := t.TempDir()
-	build := exec.Command(goTool, "build", "-o", bin+string(filepath.Separator), "./chapters/...")
-	build.Dir = filepath.Join("..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the chapters: %v\n%s", err, out)
-	}
+	bin := buildChapters(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
@@ -92,6 +84,25 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){"exits": exits},
 	})
+}
+
+// buildChapters builds every chapter into a directory of t's and returns
+// it. chapterproc.Build records the chapters' sources for the test cache, so
+// a change to a chapter or to what it imports runs the tests again.
+func buildChapters(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is needed to build the chapters:", err)
+	}
+	chapters, err := chapterproc.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	if err := chapterproc.Build(t.Context(), bin, chapters...); err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }
 
 // exits runs a command as exec does and checks its exit status:

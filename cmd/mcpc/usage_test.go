@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -17,12 +16,7 @@ func TestUsageExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the chapters; skipped in -short mode")
 	}
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "./chapters/...")
-	build.Dir = filepath.Join("..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the chapters: %v\n%s", err, out)
-	}
+	bin := buildChapters(t)
 	heading := regexp.MustCompile(`^  .* \((\d)\):$`)
 	want, ran := -1, 0
 	for line := range strings.Lines(usage[strings.Index(usage, "Examples"):]) {

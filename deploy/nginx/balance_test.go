@@ -5,9 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mcpbookshop/guide/internal/chapterproc"
+	"github.com/mcpbookshop/guide/internal/exchange"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -151,30 +156,63 @@ func isJSONRPCError(body string) bool {
 	return json.Unmarshal([]byte(body), &r) == nil && r.Error != nil && r.Error.Code != 0
 }
 
-// sdkCalls are what the official SDK's client does with each chapter, and
-// the chapter's error among what it sees.
-var sdkCalls = map[string]struct {
-	calls     func(ctx context.Context, cs *mcp.ClientSession) []string
-	wantError string
-}{
-	"01-tool-errors": {
-		func(ctx context.Context, cs *mcp.ClientSession) []string {
-			return []string{callTool(ctx, cs, "Dune"), callTool(ctx, cs, "Nothing")}
-		},
-		`isError=true "Error executing tool get_author: No book titled 'Nothing' in the catalog."`,
+// sdkCases are the pinned cases TestSDKThroughNginx has the official SDK's
+// client replay through nginx, by the name the chapters' scripts give them:
+// each a call for a title the catalog lacks, after one for a title it has.
+var sdkCases = map[string]func(ctx context.Context, cs *mcp.ClientSession) []string{
+	"tool-error": func(ctx context.Context, cs *mcp.ClientSession) []string {
+		return []string{callTool(ctx, cs, "Dune"), callTool(ctx, cs, "Nothing")}
 	},
-	"02-protocol-errors": {
-		func(ctx context.Context, cs *mcp.ClientSession) []string {
-			return []string{callTool(ctx, cs, "Dune"), callTool(ctx, cs, "Nothing")}
-		},
-		`error -32602 "No book titled 'Nothing' in the catalog." data `,
+	"protocol-error": func(ctx context.Context, cs *mcp.ClientSession) []string {
+		return []string{callTool(ctx, cs, "Dune"), callTool(ctx, cs, "Nothing")}
 	},
-	"03-resources": {
-		func(ctx context.Context, cs *mcp.ClientSession) []string {
-			return []string{readResource(ctx, cs, "books://Dune"), readResource(ctx, cs, "books://Nothing")}
-		},
-		`error -32602 "No book titled 'Nothing' in the catalog." data {"uri":"books://Nothing"}`,
+	"not-found": func(ctx context.Context, cs *mcp.ClientSession) []string {
+		return []string{readResource(ctx, cs, "books://Dune"), readResource(ctx, cs, "books://Nothing")}
 	},
+}
+
+// An sdkChapter is a chapter TestSDKThroughNginx runs: the case of
+// sdkCases its modern-era script pins, and that pinned reply.
+type sdkChapter struct {
+	chapter, name string
+	want          exchange.Reply
+}
+
+// sdkChapters returns the chapters TestSDKThroughNginx runs, by this rule:
+// every chapter of chapters/ whose modern-era script pins one of sdkCases
+// (chapter 04, whose failures are panics and deadlines, pins none).
+func sdkChapters(t *testing.T) []sdkChapter {
+	chapters, err := chapterproc.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []sdkChapter
+	for _, ch := range chapters {
+		for _, name := range slices.Sorted(maps.Keys(sdkCases)) {
+			r, err := exchange.PinnedReply(filepath.Join("../../testdata/scripts", ch, "modern.txtar"), name)
+			if errors.Is(err, exchange.ErrNotPinned) {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs = append(runs, sdkChapter{ch, name, r})
+			break
+		}
+	}
+	if len(runs) == 0 {
+		t.Fatalf("no chapter's modern.txtar pins a case the test replays (%v)", slices.Sorted(maps.Keys(sdkCases)))
+	}
+	return runs
+}
+
+// describePinned describes a pinned reply as callTool, readResource and
+// describe describe what the client got.
+func describePinned(r exchange.Reply) string {
+	if r.Code != 0 {
+		return fmt.Sprintf("error %d %q data %s", r.Code, r.Text, r.Data)
+	}
+	return fmt.Sprintf("isError=%v %q", r.IsError, r.Text)
 }
 
 // callTool calls get_author for title and describes what the client got.
@@ -223,8 +261,8 @@ var sdkEras = map[string]*mcp.ClientSessionOptions{
 }
 
 // sdkSee connects the official SDK's client to url in an era and returns
-// what it sees of chapter.
-func sdkSee(t *testing.T, chapter, url string, opts *mcp.ClientSessionOptions) []string {
+// what it sees when it replays the case.
+func sdkSee(t *testing.T, name, url string, opts *mcp.ClientSessionOptions) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
@@ -234,25 +272,27 @@ func sdkSee(t *testing.T, chapter, url string, opts *mcp.ClientSessionOptions) [
 		t.Fatalf("connecting to %s: %v", url, err)
 	}
 	defer cs.Close()
-	seen := append([]string{"protocol " + cs.InitializeResult().ProtocolVersion}, sdkCalls[chapter].calls(ctx, cs)...)
+	seen := append([]string{"protocol " + cs.InitializeResult().ProtocolVersion}, sdkCases[name](ctx, cs)...)
 	return seen
 }
 
 // TestSDKThroughNginx: the official Go SDK's client, in both eras, sees
-// each chapter's error through nginx exactly as it does directly.
+// each chapter's error through nginx exactly as it does directly, and
+// directly as the chapter's script pins it (see sdkChapters).
 func TestSDKThroughNginx(t *testing.T) {
 	needNginx(t)
-	for _, chapter := range chapters {
-		t.Run(chapter, func(t *testing.T) {
-			backends := startBackends(t, chapter)
+	for _, run := range sdkChapters(t) {
+		t.Run(run.chapter, func(t *testing.T) {
+			backends := startBackends(t, run.chapter)
 			url := startNginx(t, recipe(t), backends)
+			want := describePinned(run.want)
 			for era, opts := range sdkEras {
 				t.Run(era, func(t *testing.T) {
-					direct := sdkSee(t, chapter, "http://"+backends[0].addr+"/mcp", opts)
-					if want := sdkCalls[chapter].wantError; !strings.Contains(strings.Join(direct, "\n"), want) {
-						t.Fatalf("directly the client sees %q, without the chapter's error %s", direct, want)
+					direct := sdkSee(t, run.name, "http://"+backends[0].addr+"/mcp", opts)
+					if !slices.Contains(direct, want) {
+						t.Fatalf("directly the client sees %q, without the %s reply pinned in modern.txtar: %s", direct, run.name, want)
 					}
-					through := sdkSee(t, chapter, url, opts)
+					through := sdkSee(t, run.name, url, opts)
 					if strings.Join(through, "\n") != strings.Join(direct, "\n") {
 						t.Errorf("through nginx the client sees\n%q\ndirectly\n%q", through, direct)
 					}

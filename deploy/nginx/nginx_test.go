@@ -18,20 +18,19 @@ import (
 	"github.com/mcpbookshop/guide/internal/chapterproc"
 )
 
-// chapters lists the chapters the tests run, by directory under chapters/;
-// each is built into a binary of that name.
-var chapters = []string{"01-tool-errors", "02-protocol-errors", "03-resources"}
+// binaries are the chapters, each built on first use by the test that
+// runs it; nginxPath is the nginx command, "" when it is not installed.
+var (
+	binaries  chapterproc.Binaries
+	nginxPath string
+)
 
-// bin is the directory holding the chapters' binaries; nginxPath is the
-// nginx command, "" when it is not installed.
-var bin, nginxPath string
-
-// TestMain builds the chapters, so each test runs them as real processes.
+// TestMain finds nginx, and removes the chapters' binaries after the tests.
 func TestMain(m *testing.M) {
-	if nginxPath = findNginx(); nginxPath == "" {
-		os.Exit(m.Run()) // every test skips
-	}
-	os.Exit(chapterproc.RunTests(m, &bin, chapters...))
+	nginxPath = findNginx()
+	code := m.Run()
+	binaries.Remove()
+	os.Exit(code)
 }
 
 // findNginx returns the nginx command: on PATH, or where Debian puts it
@@ -80,7 +79,11 @@ func startBackend(t *testing.T, chapter, prefix string) *backend {
 // startup line, which names the address it listens on.
 func (b *backend) start(t *testing.T) {
 	t.Helper()
-	p, err := chapterproc.StartHTTP(filepath.Join(bin, b.chapter), b.addr, "-session-prefix", b.prefix)
+	path, err := binaries.Path(b.chapter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := chapterproc.StartHTTP(path, b.addr, "-session-prefix", b.prefix)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,46 @@
-// Package chapterproc builds the guide's chapters and runs them as real
-// processes serving Streamable HTTP, for the tests that talk to a chapter
-// across a socket (internal/interop, deploy/nginx).
+// Package chapterproc builds the guide's chapters with the go command and
+// runs them as real processes, for the tests whose subject is a chapter
+// built in a subprocess (internal/interop, deploy/nginx, cmd/mcpc, and the
+// docs' browser modules), and makes Go's test cache see the sources of what
+// it builds.
+//
+// The chapters are the directories of chapters/ ([List]). [Build] compiles
+// some of them into a directory; [Binaries] compiles each on first use,
+// from inside a test, for a package's tests to share.
+//
+// # The test cache
+//
+// go test keeps a package's passing result and reports "ok (cached)"
+// instead of running it again while the test binary and its inputs are
+// unchanged. The inputs it knows of are the files and environment variables
+// the test process opened, stat'd or looked up while the tests ran, inside
+// testing.M.Run (TestMain's code before it is not recorded). A chapter
+// compiled by a go build subprocess is none of them: without more, a
+// reworded message in a chapter, or in the mcp package it imports, leaves
+// the tests that run the chapter "ok (cached)", though they would fail.
+//
+// So before it builds, [Build] calls [Record] on [ModuleSources]: the test
+// process opens every source file of the chapter's packages that belong to
+// this module (the chapter and mcp/..., not the standard library or other
+// modules, which go.mod and go.sum pin), the directories that hold them,
+// and go.mod and go.sum, and looks up the environment variables that change
+// what go build makes. Build and Binaries must therefore be called from
+// inside a test, never from TestMain.
+//
+// What go test then compares, as of Go 1.26 (cmd/go/internal/test,
+// computeTestInputsID and hashOpen), is each recorded file's size, mode and
+// modification time, not its contents; for a directory, the same of each
+// of its entries, so a file added to or removed from a package is seen, and
+// so is an edit to any file beside the sources (a _test.go file of the
+// chapter, say); and each variable's value. A result is not cached at all
+// when a file it opened was modified less than two seconds before the test
+// ended. So every edit that saves a file runs the tests again, even one
+// that restores the old text; an edit that keeps both the size and the
+// modification time of a file (only a tool that sets the time back does
+// that) is not seen. Files of other modules are not recorded: a new version
+// of a dependency changes go.mod or go.sum, which are. TestCacheSeesChanges
+// shows a chapter's test run again, and fail, after an edit to the chapter
+// and after one to mcp/, in a copy of the module.
 package chapterproc
 
 import (
@@ -8,49 +48,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
-	"testing"
 	"time"
 )
-
-// RunTests is a TestMain's body: it builds the named chapters, sets *dir
-// to the directory of their binaries, runs the tests and removes the
-// binaries, returning the code to exit with.
-func RunTests(m *testing.M, dir *string, chapters ...string) int {
-	d, remove, err := Build(chapters...)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer remove()
-	*dir = d
-	return m.Run()
-}
-
-// Build compiles the named chapters (directories of chapters/, such as
-// "01-tool-errors") into a new temporary directory, one binary each named
-// after its directory, and returns the directory and a function that
-// removes it.
-func Build(chapters ...string) (dir string, remove func(), err error) {
-	dir, err = os.MkdirTemp("", "chapters")
-	if err != nil {
-		return "", nil, err
-	}
-	remove = func() { os.RemoveAll(dir) }
-	args := []string{"build", "-o", dir + string(filepath.Separator)}
-	for _, ch := range chapters {
-		args = append(args, "github.com/mcpbookshop/guide/chapters/"+ch)
-	}
-	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
-		remove()
-		return "", nil, fmt.Errorf("building the chapters: %v\n%s", err, out)
-	}
-	return dir, remove, nil
-}
 
 // HTTP is a chapter process serving Streamable HTTP.
 type HTTP struct {

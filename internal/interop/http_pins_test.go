@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbookshop/guide/internal/chapterproc"
 	"github.com/mcpbookshop/guide/internal/lockstep"
 	guide "github.com/mcpbookshop/guide/mcp"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -28,6 +29,10 @@ var pinnedScripts = []string{"legacy.txtar", "modern.txtar"}
 // Each exchange is a connection of its own: over HTTP, a legacy exchange
 // opens a session with its initialize and ends it with DELETE.
 func TestPinsOverHTTP(t *testing.T) {
+	chapters, err := chapterproc.List()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, chapter := range chapters {
 		t.Run(chapter, func(t *testing.T) {
 			url, stop := runHTTP(t, chapter)
@@ -36,7 +41,7 @@ func TestPinsOverHTTP(t *testing.T) {
 				stop(t)
 			}()
 			for _, script := range pinnedScripts {
-				ar, err := txtar.ParseFile(filepath.Join("../../testdata/scripts", chapter, script))
+				ar, err := txtar.ParseFile(filepath.Join(scripts, chapter, script))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -2,7 +2,6 @@ package interop
 
 import (
 	"net/http"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -33,7 +32,7 @@ func startHTTP(t *testing.T, chapter string) (mcp.Transport, func(t *testing.T))
 // endpoint's URL, read from its startup line, and a function that sends
 // the chapter SIGTERM and checks that it exits with status 0.
 func runHTTP(t *testing.T, chapter string) (string, func(t *testing.T)) {
-	p, err := chapterproc.StartHTTP(filepath.Join(bin, chapter), ":0")
+	p, err := chapterproc.StartHTTP(binary(t, chapter), ":0")
 	if err != nil {
 		t.Fatal(err)
 	}

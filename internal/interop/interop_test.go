@@ -7,7 +7,6 @@ package interop
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -16,20 +15,45 @@ import (
 	"time"
 
 	"github.com/mcpbookshop/guide/internal/chapterproc"
+	"github.com/mcpbookshop/guide/internal/exchange"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// chapters lists the chapters the tests run, by directory under chapters/;
-// each is built into a binary of that name.
-var chapters = []string{"01-tool-errors", "02-protocol-errors", "03-resources", "04-handler-failures"}
+// binaries are the chapters, each built on first use by the test that
+// runs it.
+var binaries chapterproc.Binaries
 
-// bin is the directory holding the chapters' binaries.
-var bin string
-
-// TestMain builds the chapters, so each test runs one as a real process.
+// TestMain removes the chapters' binaries after the tests.
 func TestMain(m *testing.M) {
-	os.Exit(chapterproc.RunTests(m, &bin, chapters...))
+	code := m.Run()
+	binaries.Remove()
+	os.Exit(code)
+}
+
+// binary returns the path of chapter's binary, building it on first use
+// (inside a test, so that the test cache records the chapter's sources).
+func binary(t *testing.T, chapter string) string {
+	t.Helper()
+	path, err := binaries.Path(chapter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// scripts is where the chapters' pins are, from this package's directory.
+const scripts = "../../testdata/scripts"
+
+// pinned returns the reply that chapter's modern-era script pins for the
+// case: the texts the tests expect are the pins', held in one place.
+func pinned(t *testing.T, chapter, name string) exchange.Reply {
+	t.Helper()
+	r, err := exchange.PinnedReply(filepath.Join(scripts, chapter, "modern.txtar"), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // eras are the two ways the SDK client connects: the 2025-11-25 handshake,
@@ -59,7 +83,7 @@ var transports = []transport{{"stdio", startStdio}}
 
 // startStdio runs chapter as the SDK's command transport does.
 func startStdio(t *testing.T, chapter string) (mcp.Transport, func(t *testing.T)) {
-	cmd := exec.Command(filepath.Join(bin, chapter))
+	cmd := exec.Command(binary(t, chapter))
 	return &mcp.CommandTransport{Command: cmd}, func(t *testing.T) {
 		if cmd.ProcessState == nil || !cmd.ProcessState.Success() {
 			t.Errorf("%s did not exit cleanly: %v", chapter, cmd.ProcessState)
@@ -119,91 +143,105 @@ func wireError(t *testing.T, err error) *jsonrpc.Error {
 	return werr
 }
 
+// checkResult fails unless the call gave a result (not a protocol error) whose text and isError are the pinned
+// reply's.
+func checkResult(t *testing.T, what string, res *mcp.CallToolResult, err error, want exchange.Reply) {
+	t.Helper()
+	if err != nil {
+		t.Errorf("%s: %v, want the result %q (isError %v)", what, err, want.Text, want.IsError)
+		return
+	}
+	if got := text(t, res); res.IsError != want.IsError || got != want.Text {
+		t.Errorf("%s: isError %v, text %q; pinned: isError %v, text %q", what, res.IsError, got, want.IsError, want.Text)
+	}
+}
+
+// checkError fails unless err is the JSON-RPC error of the pinned reply:
+// its code, message and data.
+func checkError(t *testing.T, what string, err error, want exchange.Reply) {
+	t.Helper()
+	if werr := wireError(t, err); werr.Code != int64(want.Code) || werr.Message != want.Text || string(werr.Data) != string(want.Data) {
+		t.Errorf("%s: error %d %q data %s; pinned: %d %q data %s", what, werr.Code, werr.Message, werr.Data, want.Code, want.Text, want.Data)
+	}
+}
+
+// TestToolErrors: the SDK's client sees chapter 01's tool results and its
+// tool errors as pinned, and the unknown tool as the pinned protocol error.
 func TestToolErrors(t *testing.T) {
-	forEachEra(t, "01-tool-errors", func(t *testing.T, ctx context.Context, cs *mcp.ClientSession) {
+	const ch = "01-tool-errors"
+	success, toolError, wrongType, unknownTool := pinned(t, ch, "success"), pinned(t, ch, "tool-error"), pinned(t, ch, "wrong-type"), pinned(t, ch, "unknown-tool")
+	forEachEra(t, ch, func(t *testing.T, ctx context.Context, cs *mcp.ClientSession) {
 		tools, err := cs.ListTools(ctx, nil)
 		if err != nil || len(tools.Tools) != 1 || tools.Tools[0].Name != "get_author" {
 			t.Fatalf("tools/list: %v, %v", tools, err)
 		}
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_author", Arguments: map[string]any{"title": "Dune"}})
-		if err != nil || res.IsError || text(t, res) != "Frank Herbert" {
-			t.Errorf("get_author Dune: %v, %v", res, err)
-		}
+		checkResult(t, "get_author Dune", res, err, success)
 		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_author", Arguments: map[string]any{"title": "Nothing"}})
-		if err != nil {
-			t.Fatalf("get_author Nothing: %v, want a tool error result", err)
-		}
-		if want := "Error executing tool get_author: No book titled 'Nothing' in the catalog."; !res.IsError || text(t, res) != want {
-			t.Errorf("get_author Nothing: isError %v, text %q; want isError and %q", res.IsError, text(t, res), want)
-		}
+		checkResult(t, "get_author Nothing", res, err, toolError)
 		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_author", Arguments: map[string]any{"title": 42}})
-		if err != nil || !res.IsError {
-			t.Errorf("get_author 42: %v, %v; want a tool error result", res, err)
-		}
-		_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_title", Arguments: map[string]any{}})
-		if werr := wireError(t, err); werr.Code != jsonrpc.CodeInvalidParams || werr.Message != "Unknown tool: get_title" {
-			t.Errorf("unknown tool: %d %q", werr.Code, werr.Message)
-		}
+		checkResult(t, "get_author 42", res, err, wrongType)
+		_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_title", Arguments: map[string]any{"author": "Frank Herbert"}})
+		checkError(t, "get_title", err, unknownTool)
 	})
 }
 
+// TestProtocolErrors: the SDK's client sees chapter 02's missing book as
+// the pinned protocol error.
 func TestProtocolErrors(t *testing.T) {
-	forEachEra(t, "02-protocol-errors", func(t *testing.T, ctx context.Context, cs *mcp.ClientSession) {
+	const ch = "02-protocol-errors"
+	success, protocolError := pinned(t, ch, "success"), pinned(t, ch, "protocol-error")
+	forEachEra(t, ch, func(t *testing.T, ctx context.Context, cs *mcp.ClientSession) {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_author", Arguments: map[string]any{"title": "Dune"}})
-		if err != nil || res.IsError || text(t, res) != "Frank Herbert" {
-			t.Errorf("get_author Dune: %v, %v", res, err)
-		}
+		checkResult(t, "get_author Dune", res, err, success)
 		_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_author", Arguments: map[string]any{"title": "Nothing"}})
-		werr := wireError(t, err)
-		if want := "No book titled 'Nothing' in the catalog."; werr.Code != jsonrpc.CodeInvalidParams || werr.Message != want || werr.Data != nil {
-			t.Errorf("get_author Nothing: %d %q %s, want %d %q and no data", werr.Code, werr.Message, werr.Data, jsonrpc.CodeInvalidParams, want)
-		}
+		checkError(t, "get_author Nothing", err, protocolError)
 	})
 }
 
+// TestResources: the SDK's client reads chapter 03's resource, and sees its
+// missing book and unknown resource as the pinned errors, with their data.
 func TestResources(t *testing.T) {
-	forEachEra(t, "03-resources", func(t *testing.T, ctx context.Context, cs *mcp.ClientSession) {
+	const ch = "03-resources"
+	success := pinned(t, ch, "success")
+	failures := map[string]exchange.Reply{
+		"books://Nothing": pinned(t, ch, "not-found"),
+		"films://Dune":    pinned(t, ch, "unknown-resource"),
+	}
+	forEachEra(t, ch, func(t *testing.T, ctx context.Context, cs *mcp.ClientSession) {
 		tmpls, err := cs.ListResourceTemplates(ctx, nil)
 		if err != nil || len(tmpls.ResourceTemplates) != 1 || tmpls.ResourceTemplates[0].URITemplate != "books://{title}" {
 			t.Fatalf("resources/templates/list: %v, %v", tmpls, err)
 		}
 		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "books://Dune"})
-		if err != nil || len(res.Contents) != 1 || res.Contents[0].Text != "Dune by Frank Herbert" {
-			t.Errorf("read books://Dune: %v, %v", res, err)
+		if err != nil || len(res.Contents) != 1 || res.Contents[0].Text != success.Text {
+			t.Errorf("read books://Dune: %v, %v; pinned: the text %q", res, err, success.Text)
 		}
-		for uri, message := range map[string]string{
-			"books://Nothing": "No book titled 'Nothing' in the catalog.",
-			"films://Dune":    "Unknown resource: films://Dune",
-		} {
+		for uri, want := range failures {
 			_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
-			werr := wireError(t, err)
-			var data struct{ URI string }
-			if json.Unmarshal(werr.Data, &data) != nil || werr.Code != jsonrpc.CodeInvalidParams || werr.Message != message || data.URI != uri {
-				t.Errorf("read %s: %d %q %s, want %d %q with data.uri", uri, werr.Code, werr.Message, werr.Data, jsonrpc.CodeInvalidParams, message)
-			}
+			checkError(t, "read "+uri, err, want)
 		}
 	})
 }
 
+// TestHandlerFailures: the SDK's client sees chapter 04's panic and the
+// server's deadline as the pinned tool errors, the server going on after
+// each; the client's own deadline is a local error.
 func TestHandlerFailures(t *testing.T) {
-	forEachEra(t, "04-handler-failures", func(t *testing.T, ctx context.Context, cs *mcp.ClientSession) {
+	const ch = "04-handler-failures"
+	success, panicked, deadline := pinned(t, ch, "success"), pinned(t, ch, "panic"), pinned(t, ch, "deadline")
+	forEachEra(t, ch, func(t *testing.T, ctx context.Context, cs *mcp.ClientSession) {
 		call := func(ctx context.Context, tool, title string) (*mcp.CallToolResult, error) {
 			return cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"title": title}})
 		}
 		// A panic: a bare tool error, and the server goes on.
 		res, err := call(ctx, "get_author", "Beowulf")
-		if err != nil || !res.IsError || text(t, res) != "Error executing tool get_author" {
-			t.Errorf("get_author Beowulf: %v, %v; want the bare tool error", res, err)
-		}
-		if res, err := call(ctx, "get_author", "Dune"); err != nil || text(t, res) != "Frank Herbert" {
-			t.Errorf("get_author Dune after the panic: %v, %v", res, err)
-		}
+		checkResult(t, "get_author Beowulf", res, err, panicked)
+		res, err = call(ctx, "get_author", "Dune")
+		checkResult(t, "get_author Dune after the panic", res, err, success)
 		// The server's deadline: a tool error the model reads.
 		res, err = call(ctx, "check_stock", "Neuromancer")
-		want := "Error executing tool check_stock: The warehouse did not answer within 250ms; try again later (context deadline exceeded)."
-		if err != nil || !res.IsError || text(t, res) != want {
-			t.Errorf("check_stock Neuromancer: %v, %v; want the tool error %q", res, err, want)
-		}
+		checkResult(t, "check_stock Neuromancer", res, err, deadline)
 		// The client's deadline: a local error, not one the server sent.
 		short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 		defer cancel()
@@ -212,8 +250,7 @@ func TestHandlerFailures(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &werr) {
 			t.Errorf("wait_for_stock past the client's deadline: %v, want context.DeadlineExceeded and no JSON-RPC error", err)
 		}
-		if res, err := call(ctx, "get_author", "Dune"); err != nil || text(t, res) != "Frank Herbert" {
-			t.Errorf("get_author Dune after the cancelled call: %v, %v", res, err)
-		}
+		res, err = call(ctx, "get_author", "Dune")
+		checkResult(t, "get_author Dune after the cancelled call", res, err, success)
 	})
 }
