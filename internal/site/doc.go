@@ -61,7 +61,9 @@
 // example includes an Example function's body and its checked output.
 // transcript includes one case of a testscript archive: the requests in
 // req/<case>.jsonl and the replies pinned in want/<case>.jsonl, which the
-// archive's script must check with "cmp stdout want/<case>.jsonl". message
+// archive's script must check with "pin stdout want/<case>.jsonl" (or
+// testscript's "cmp stdout want/<case>.jsonl"); the log a case pins
+// (log/<case>.log) is not shown. message
 // shows an error text and checks that the package in the named directory
 // still produces it: every literal part of the text (the parts outside
 // <placeholders>) must occur in one of the package's string constants. A
