@@ -38,7 +38,7 @@ func RefreshHelp(pkg string) string {
 // differing bytes of the output with carets, and ends with [RefreshHelp]
 // for pkg.
 func Stale(name, stream, file, want, got, pkg string) string {
-	pinned, actual := strings.Split(want, "\n"), strings.Split(got, "\n")
+	pinned, actual := splitLines(want), splitLines(got)
 	first, differ := -1, 0
 	for i := range max(len(pinned), len(actual)) {
 		if i >= len(pinned) || i >= len(actual) || pinned[i] != actual[i] {
@@ -54,31 +54,34 @@ func Stale(name, stream, file, want, got, pkg string) string {
 		fmt.Fprintf(&b, " in %d lines, first", differ)
 	}
 	switch {
-	case first >= len(pinned) || first >= len(actual):
-		b.WriteString(": " + extraLine(first, stream, pinned, actual))
+	case first >= len(actual):
+		fmt.Fprintf(&b, ": %s lacks the pin's line %d:\n\tpinned: %s", stream, first+1, clip(pinned[first]))
+	case first >= len(pinned):
+		fmt.Fprintf(&b, ": %s has a line %d that the pin lacks:\n\tactual: %s", stream, first+1, clip(actual[first]))
 	default:
-		fmt.Fprintf(&b, " in line %d at byte %d:\n", first+1, commonPrefix(pinned[first], actual[first])+1)
-		b.WriteString(markLine(pinned[first], actual[first]))
+		p, a := strings.TrimSuffix(pinned[first], "\n"), strings.TrimSuffix(actual[first], "\n")
+		switch {
+		case p != a:
+			fmt.Fprintf(&b, " in line %d at byte %d:\n", first+1, commonPrefix(p, a)+1)
+			b.WriteString(markLine(p, a))
+		case len(p) < len(pinned[first]):
+			fmt.Fprintf(&b, " in line %d: the pin ends it with a newline and %s does not", first+1, stream)
+		default:
+			fmt.Fprintf(&b, " in line %d: %s ends it with a newline and the pin does not", first+1, stream)
+		}
 	}
 	b.WriteString("\n")
 	b.WriteString(RefreshHelp(pkg))
 	return b.String()
 }
 
-// extraLine describes the line n that only one of pinned and actual has.
-// A last line that is empty is the end of a final newline.
-func extraLine(n int, stream string, pinned, actual []string) string {
-	lineNo := n + 1
-	if n < len(pinned) {
-		if n == len(pinned)-1 && pinned[n] == "" {
-			return fmt.Sprintf("the pin ends in a newline and %s does not.", stream)
-		}
-		return fmt.Sprintf("%s lacks the pin's line %d:\n\tpinned: %s", stream, lineNo, clip(pinned[n]))
+// splitLines splits s after each newline; the last line may lack one.
+func splitLines(s string) []string {
+	lines := strings.SplitAfter(s, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
 	}
-	if n == len(actual)-1 && actual[n] == "" {
-		return fmt.Sprintf("%s ends in a newline and the pin does not.", stream)
-	}
-	return fmt.Sprintf("%s has a line %d that the pin lacks:\n\tactual: %s", stream, lineNo, clip(actual[n]))
+	return lines
 }
 
 // markLine shows the lines pinned and actual, which differ, one above the
@@ -147,7 +150,7 @@ func elideMiddle(s string) string {
 // clip cuts a whole line to what a message shows: its first
 // [shownContext]+[longDiff] characters.
 func clip(s string) string {
-	s = visible(s)
+	s = visible(strings.TrimSuffix(s, "\n"))
 	if r := []rune(s); len(r) > shownContext+longDiff {
 		return string(r[:shownContext+longDiff]) + "…"
 	}
