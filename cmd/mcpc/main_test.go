@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mcpbookshop/guide/internal/chapterproc"
+	"github.com/mcpbookshop/guide/internal/exchange"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -65,19 +65,22 @@ func babblingServer() {
 	bufio.NewReader(os.Stdin).ReadBytes('\n')
 }
 
-// update rewrites the scripts' expected output from the real output:
-// go test ./cmd/mcpc -update
-var update = flag.Bool("update", false, "rewrite the expected output in testdata/script from mcpc's real output")
+// With -update (exchange.Updating), the scripts' cmp rewrites their
+// expected output from mcpc's real output; go generate ./... runs this line
+// with the chapters' (see package exchange).
+//
+//go:generate go test -run ^TestScripts$ -update
 
 // TestScripts runs the scripts in testdata/script against the chapters'
 // servers, built once and put on the scripts' PATH under their directory
 // names (01-tool-errors, ...).
 func TestScripts(t *testing.T) {
 	bin := buildChapters(t)
+	exchange.ExplainFailures(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
-		UpdateScripts:       *update,
+		UpdateScripts:       exchange.Updating(),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
 			return nil

@@ -1,7 +1,25 @@
-// Package exchange provides the testscript command that pins an MCP server's
-// wire exchange, and the testscript setup the chapters' tests share.
+// Package exchange provides the testscript commands that pin an MCP
+// server's wire exchange and its log, and the testscript setup the tests
+// share. A case of a script is a request file, two or three script lines,
+// and the pins that -update writes:
 //
-// The command
+//	# A title the catalog lacks: a tool error the model reads, logged once.
+//	exchange req/tool-error.jsonl 01-tool-errors
+//	pin stdout want/tool-error.jsonl
+//	pin stderr log/tool-error.log
+//
+//	-- req/tool-error.jsonl --
+//	{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_author","arguments":{"title":"Nothing"},...}}
+//	-- want/tool-error.jsonl --
+//	{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Error executing tool get_author: No book titled 'Nothing' in the catalog."}],"isError":true,...}}
+//	-- log/tool-error.log --
+//	time=<time> level=INFO msg="tool error" tool=get_author error="No book titled 'Nothing' in the catalog."
+//
+// (the "..." stand for the rest of the lines; see
+// testdata/scripts/01-tool-errors/modern.txtar). A case whose server logs
+// nothing says so with "! stderr ." instead of a log pin.
+//
+// # The exchange command
 //
 //	exchange <requests> <server> [args...]
 //
@@ -19,18 +37,53 @@
 //	-- want/cancelled.jsonl --
 //	{"jsonrpc":"2.0","id":3,"result":...}
 //
-// A reply to the cancelled request would be printed too, and fail the cmp. It prints
-// every line the server writes verbatim to stdout, so a script can compare
-// the whole exchange with cmp:
-//
-//	exchange req/success.jsonl 01-tool-errors
-//	cmp stdout want/success.jsonl
+// A reply to the cancelled request would be printed too, and fail the pin.
+// The command prints every line the server writes to stdout verbatim, so
+// a pin holds the whole exchange. What the server logs on stderr becomes
+// the command's stderr with what changes from run to run (the time,
+// goroutine numbers, source paths and lines, all of a stack but its first
+// frame's function) replaced by placeholders, by [NormalizeLog]: a log pin
+// holds the level, message and attributes of each line, and no one writes
+// a regular expression for them.
 //
 // The command fails if a reply does not arrive in time, if the server writes
 // anything to stdout that is not a JSON-RPC message, or if, once its input is
 // closed, the server does not exit with status 0 within
-// [lockstep.ExitTimeout]. What the server wrote to stderr becomes the
-// command's stderr, for the script's stderr command.
+// [lockstep.ExitTimeout]; its failure shows the server's log as written.
+//
+// # The pin command
+//
+//	pin stdout|stderr <file>
+//
+// compares the last command's output with a file of the archive; see
+// [Pins]. A stale pin's failure names the case, marks the differing bytes
+// inside the line, and prints the command that refreshes the pins
+// ([RefreshHelp]):
+//
+//	case tool-error: stdout differs from its pin want/tool-error.jsonl in line 1 at byte 110:
+//		pinned: …cuting tool get_author: No book titled 'Nothing' in the catalog."}]…
+//		actual: …cuting tool get_author: No book called 'Nothing' in the catalog."}]…
+//		                                         ^^^
+//	If the new output is right, refresh the pins from the module's root, and review them with git diff:
+//		go generate ./...
+//	or, for this package's pins only:
+//		go test ./chapters/01-tool-errors -run '^TestScripts$' -update
+//
+// # Refreshing the pins
+//
+// With the test flag -update the pin command writes the archive instead of
+// failing, adding the sections a new case lacks, so a new case is its
+// request file and its script lines, and one command:
+//
+//	go generate ./...
+//
+// refreshes every pin derived from the chapters, since each package whose
+// tests pin output (the chapters', cmd/mcpc's) has the line
+//
+//	//go:generate go test -run ^TestScripts$ -update
+//
+// One package's pins alone: go test ./chapters/01-tool-errors -run '^TestScripts$' -update.
+// Review the change with git diff.
 package exchange
 
 import (
@@ -55,8 +108,15 @@ func Cmd(ts *testscript.TestScript, neg bool, args []string) {
 	requests := strings.Split(ts.ReadFile(args[0]), "\n")
 	var stderr bytes.Buffer
 	err := run(args[1:], requests, ts.MkAbs("."), ts.Stdout(), &stderr)
-	io.Copy(ts.Stderr(), &stderr)
-	ts.Check(err)
+	log := stderr.String()
+	if work := ts.Getenv("WORK"); work != "" {
+		log = strings.ReplaceAll(log, work, "$WORK")
+	}
+	io.WriteString(ts.Stderr(), NormalizeLog(log))
+	if err != nil {
+		ts.Logf("[the server's log, as written]\n%s", log)
+		ts.Fatalf("exchange %s: %v", args[0], err)
+	}
 }
 
 // run runs the server command in dir, sends it the request lines in lock

@@ -4,26 +4,31 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"log/slog"
 	"os"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
 
-// fakeEnv names the behaviour the test binary plays when re-executed as a
-// fake server.
-const fakeEnv = "EXCHANGE_FAKE_SERVER"
+// fakeArg, as the test binary's first argument, makes it a fake server
+// that plays the behaviour its second argument names.
+const fakeArg = "fake-server"
 
-// TestMain turns the test binary into a fake server when fakeEnv is set.
+// TestMain turns the test binary into a fake server when its arguments
+// say so.
 func TestMain(m *testing.M) {
-	if mode := os.Getenv(fakeEnv); mode != "" {
-		os.Exit(fakeServer(mode))
+	if len(os.Args) == 3 && os.Args[1] == fakeArg {
+		os.Exit(fakeServer(os.Args[2]))
 	}
 	os.Exit(m.Run())
 }
 
 // fakeServer answers every line that has an id with a result echoing the
-// line number, misbehaving as mode says, and returns its exit status.
+// line number, misbehaving as mode says, and returns its exit status. In
+// mode "log" it also logs each reply with slog, as the chapters do.
 func fakeServer(mode string) int {
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	sc := bufio.NewScanner(os.Stdin)
 	n := 0
 	for sc.Scan() {
@@ -37,10 +42,15 @@ func fakeServer(mode string) int {
 		case mode == "quit":
 			return 0
 		default:
+			if mode == "log" {
+				log.Info("replying", "line", n, "stack", string(debug.Stack()))
+			}
 			fmt.Printf(`{"jsonrpc":"2.0","id":%d,"result":{}}`+"\n", n)
 		}
 	}
-	fmt.Fprintln(os.Stderr, "bye")
+	if mode != "log" {
+		fmt.Fprintln(os.Stderr, "bye")
+	}
 	if mode == "fail" {
 		return 1
 	}
@@ -53,9 +63,8 @@ const (
 )
 
 func exchange(t *testing.T, mode string, requests ...string) (string, string, error) {
-	t.Setenv(fakeEnv, mode)
 	var stdout, stderr bytes.Buffer
-	err := run([]string{os.Args[0]}, requests, t.TempDir(), &stdout, &stderr)
+	err := run([]string{os.Args[0], fakeArg, mode}, requests, t.TempDir(), &stdout, &stderr)
 	return stdout.String(), stderr.String(), err
 }
 

@@ -1,7 +1,6 @@
 package exchange
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,57 +56,95 @@ type textBlock struct {
 	Text *string `json:"text"`
 }
 
-// PinnedReply returns the first reply that the txtar archive (a script of
-// testdata/scripts) pins for the case: the first line of the archive's
-// want/<name>.jsonl, decoded. In a modern-era script, which sends no
-// handshake, that is the reply to the case's first request. The tests that
-// check a chapter's texts through other clients read them here, so that a
-// reworded message is pinned in one place. An archive without the case
-// gives an error wrapping ErrNotPinned.
+// PinnedReply returns the first reply that the archive (a script of
+// testdata/scripts) pins for the case, decoded: the first line of its
+// want/<name>.jsonl. In a modern-era script, which sends no handshake, that
+// is the reply to the case's first request. The tests that check a
+// chapter's texts through other clients read them here, so that a reworded
+// message is pinned in one place. An archive without the case gives an
+// error wrapping ErrNotPinned.
 func PinnedReply(archive, name string) (Reply, error) {
-	ar, err := txtar.ParseFile(archive)
+	c, err := Pinned(archive, name)
 	if err != nil {
 		return Reply{}, err
 	}
 	want := "want/" + name + ".jsonl"
-	var cases []string
-	for _, f := range ar.Files {
-		if f.Name != want {
-			if c, ok := strings.CutPrefix(f.Name, "want/"); ok {
-				cases = append(cases, strings.TrimSuffix(c, ".jsonl"))
-			}
-			continue
-		}
-		line, _, _ := bytes.Cut(f.Data, []byte("\n"))
-		if len(bytes.TrimSpace(line)) == 0 {
-			return Reply{}, fmt.Errorf("%s: %s is empty: pin the case's replies first", archive, want)
-		}
-		var r struct {
-			Result *struct {
-				Content  []textBlock `json:"content"`
-				Contents []textBlock `json:"contents"`
-				IsError  bool        `json:"isError"`
-			} `json:"result"`
-			Error *struct {
-				Code    int             `json:"code"`
-				Message string          `json:"message"`
-				Data    json.RawMessage `json:"data"`
-			} `json:"error"`
-		}
-		if err := json.Unmarshal(line, &r); err != nil {
-			return Reply{}, fmt.Errorf("%s: %s: %v in %s", archive, want, err, line)
-		}
-		switch {
-		case r.Error != nil:
-			return Reply{Text: r.Error.Message, Code: r.Error.Code, Data: r.Error.Data}, nil
-		case r.Result != nil:
-			for _, blocks := range [][]textBlock{r.Result.Content, r.Result.Contents} {
-				if len(blocks) > 0 && blocks[0].Text != nil {
-					return Reply{Text: *blocks[0].Text, IsError: r.Result.IsError}, nil
-				}
-			}
-		}
-		return Reply{}, fmt.Errorf("%s: the first line of %s has no text (result.content[0].text, result.contents[0].text or error.message): %s", archive, want, line)
+	if len(c.Replies) == 0 {
+		return Reply{}, fmt.Errorf("%s: %s is empty: pin the case's replies first (go generate ./...)", archive, want)
 	}
-	return Reply{}, fmt.Errorf("%s: %w for %q: its cases are %s", archive, ErrNotPinned, name, strings.Join(cases, ", "))
+	line := c.Replies[0]
+	var r struct {
+		Result *struct {
+			Content  []textBlock `json:"content"`
+			Contents []textBlock `json:"contents"`
+			IsError  bool        `json:"isError"`
+		} `json:"result"`
+		Error *struct {
+			Code    int             `json:"code"`
+			Message string          `json:"message"`
+			Data    json.RawMessage `json:"data"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(line), &r); err != nil {
+		return Reply{}, fmt.Errorf("%s: %s: %v in %s", archive, want, err, line)
+	}
+	switch {
+	case r.Error != nil:
+		return Reply{Text: r.Error.Message, Code: r.Error.Code, Data: r.Error.Data}, nil
+	case r.Result != nil:
+		for _, blocks := range [][]textBlock{r.Result.Content, r.Result.Contents} {
+			if len(blocks) > 0 && blocks[0].Text != nil {
+				return Reply{Text: *blocks[0].Text, IsError: r.Result.IsError}, nil
+			}
+		}
+	}
+	return Reply{}, fmt.Errorf("%s: the first line of %s has no text (result.content[0].text, result.contents[0].text or error.message): %s", archive, want, line)
+}
+
+// Case is one case of a script's archive, as its sections pin it.
+type Case struct {
+	// Requests are the lines of req/<case>.jsonl.
+	Requests []string
+	// Replies are the lines of want/<case>.jsonl, the server's replies.
+	Replies []string
+	// Log is the lines of log/<case>.log, the server's log as
+	// NormalizeLog makes it; none if the case pins no log.
+	Log []string
+}
+
+// Pinned reads the case name of the archive (a path to a .txtar file):
+// the tests that check a chapter another way, or behind another
+// transport, read the texts they expect here instead of holding copies.
+// A case without its request or reply section is an error wrapping
+// ErrNotPinned.
+func Pinned(archive, name string) (Case, error) {
+	ar, err := txtar.ParseFile(archive)
+	if err != nil {
+		return Case{}, err
+	}
+	files := make(map[string][]byte)
+	for _, f := range ar.Files {
+		files[f.Name] = f.Data
+	}
+	req, want := "req/"+name+".jsonl", "want/"+name+".jsonl"
+	if files[req] == nil || files[want] == nil {
+		return Case{}, fmt.Errorf("%s has no case %s (%w): it needs the sections %s and %s", archive, name, ErrNotPinned, req, want)
+	}
+	return Case{
+		Requests: nonEmptyLines(files[req]),
+		Replies:  nonEmptyLines(files[want]),
+		Log:      nonEmptyLines(files["log/"+name+".log"]),
+	}, nil
+}
+
+// nonEmptyLines returns the lines of b that are not empty, without their
+// newlines.
+func nonEmptyLines(b []byte) []string {
+	var lines []string
+	for line := range strings.Lines(string(b)) {
+		if line = strings.TrimRight(line, "\r\n"); line != "" {
+			lines = append(lines, line)
+		}
+	}
+	return lines
 }

@@ -2,28 +2,75 @@ package exchange
 
 import (
 	"flag"
+	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// update is the test flag that rewrites the pinned replies in the scripts
-// instead of failing: go test ./chapters/... -update
-var update = flag.Bool("update", false, "rewrite the pinned replies in testdata/scripts from the servers' real output")
+// update is the test flag that rewrites the pins in the scripts instead of
+// failing. Each package that pins output runs its scripts with it from a
+// go:generate line, so RefreshCommand runs them all.
+var update = flag.Bool("update", false, "write the pins in the scripts (replies, log lines) from the real output, adding the ones a case lacks; "+RefreshCommand+" does it for every package")
+
+// Updating reports whether the test runs with -update: a test that runs
+// scripts of its own passes it as testscript.Params.UpdateScripts and
+// [Pins.Update], so that one flag updates them all.
+func Updating() bool { return *update }
 
 // ScriptsDir is where the scripts are, relative to a chapter's package.
 const ScriptsDir = "../../testdata/scripts"
 
 // Run runs the scripts in the directory of ScriptsDir named chapter, with
-// the exchange command. The chapter's test binary must have registered the
-// chapter's main, under the name the scripts use, with testscript.Main.
+// the exchange and pin commands. The chapter's test binary must have
+// registered the chapter's main, under the name the scripts use, with
+// testscript.Main. With -update, the pins are written instead of checked.
 func Run(t *testing.T, chapter string) {
+	dir := filepath.Join(ScriptsDir, chapter)
+	pins := Pins{Dir: dir, Update: Updating(), Package: TestPackage()}
 	testscript.Run(t, testscript.Params{
-		Dir:                 filepath.Join(ScriptsDir, chapter),
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exchange": Cmd},
-		UpdateScripts:       *update,
+		Dir:                 dir,
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exchange": Cmd, "pin": pins.Cmd},
+		Setup:               pins.Setup,
+		UpdateScripts:       Updating(),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 	})
+}
+
+// ExplainFailures makes a failing test of scripts that pin with
+// testscript's cmp, whose message does not say how to refresh a pin, end
+// with [RefreshHelp] for its package.
+func ExplainFailures(t *testing.T) {
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Log("If a cmp above failed on a stale pin:\n" + RefreshHelp(TestPackage()))
+		}
+	})
+}
+
+// TestPackage returns the package whose test is running, as the go command
+// names it from the module's root: ./chapters/01-tool-errors. A test runs in
+// its package's directory, and the module's root is the nearest one above
+// it with a go.mod file.
+func TestPackage() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for root := wd; ; {
+		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
+			rel, err := filepath.Rel(root, wd)
+			if err != nil || rel == "." {
+				return "."
+			}
+			return "./" + filepath.ToSlash(rel)
+		}
+		parent := filepath.Dir(root)
+		if parent == root {
+			return "."
+		}
+		root = parent
+	}
 }

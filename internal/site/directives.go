@@ -61,8 +61,8 @@ var directives = []*directive{
 		syntax:  ":::transcript ARCHIVE CASE",
 		example: ":::transcript testdata/scripts/01-tool-errors/modern.txtar tool-error",
 		help: "Shows one case of a testscript archive as a conversation: the requests in `req/CASE.jsonl` and the replies pinned in `want/CASE.jsonl`, pretty-printed. " +
-			"The archive's script must check the case with `cmp stdout want/CASE.jsonl`, so that what the page shows is what the server answers; " +
-			"the tests' `-update` flag rewrites the pins. A chapter's transcript gets a Run button in the site. " +
+			"The archive's script must check the case with `pin stdout want/CASE.jsonl` (or `cmp`), so that what the page shows is what the server answers; " +
+			"`go generate ./...` writes and refreshes the pins. A chapter's transcript gets a Run button in the site. " +
 			"Fails when the archive has no such case, pins no replies, or does not check them.",
 		resolve: func(r *resolver, _ *directiveNode, args []string) (template.HTML, string, error) {
 			return r.transcript(args[0], args[1])

@@ -63,8 +63,9 @@
 // "// ..." line. example includes an Example function's body and its
 // checked output. transcript includes one case of a testscript archive, its
 // requests and its pinned replies, which the archive's script must check
-// with cmp. message shows an error text and checks that the package in the
-// named directory still produces it; a text made of two constants, such as
+// with "pin stdout want/<case>.jsonl" (the log it pins is not shown).
+// message shows an error text and checks that the package in the named
+// directory still produces it; a text made of two constants, such as
 // an error wrapped with %w, is given as two quoted parts, shown joined.
 // error shows one row of the error table of the package in the named
 // directory (the variable errorTable, as mcp/errortable.go declares it);

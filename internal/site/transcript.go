@@ -7,7 +7,6 @@ import (
 	"html/template"
 	"io/fs"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/mcpbookshop/guide/internal/lockstep"
@@ -35,6 +34,9 @@ type Transcript struct {
 	Requests []string
 	// Replies are the lines of want/<case>.jsonl.
 	Replies []string
+	// Check is the script line that checks the replies: pin stdout
+	// want/<case>.jsonl, or testscript's cmp stdout want/<case>.jsonl.
+	Check string
 }
 
 // Key identifies the transcript in the site: archive#case.
@@ -101,8 +103,8 @@ func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
 	if files[wantFile] == nil {
 		return nil, fmt.Errorf("%s: case %s pins no replies (no file %s)", archive, name, wantFile)
 	}
-	if !checksWithCmp(a.Comment, wantFile) {
-		return nil, fmt.Errorf("%s: no script line \"cmp stdout %s\" checks case %s", archive, wantFile, name)
+	if t.Check = checkLine(a.Comment, wantFile); t.Check == "" {
+		return nil, fmt.Errorf("%s: no script line \"cmp stdout %s\" or \"pin stdout %s\" checks case %s", archive, wantFile, wantFile, name)
 	}
 	t.Requests, t.Replies = lines(files[reqFile]), lines(files[wantFile])
 	chapter := chaptersDir + "/" + path.Base(path.Dir(archive))
@@ -116,14 +118,15 @@ func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
 	return t, nil
 }
 
-// checksWithCmp reports whether script has the line "cmp stdout <want>".
-func checksWithCmp(script []byte, want string) bool {
+// checkLine returns the line of script that checks the replies pinned in
+// want, "pin stdout <want>" or "cmp stdout <want>", or "" if it has none.
+func checkLine(script []byte, want string) string {
 	for _, l := range lines(script) {
-		if slices.Equal(strings.Fields(l), []string{"cmp", "stdout", want}) {
-			return true
+		if f := strings.Fields(l); len(f) == 3 && (f[0] == "pin" || f[0] == "cmp") && f[1] == "stdout" && f[2] == want {
+			return strings.Join(f, " ")
 		}
 	}
-	return false
+	return ""
 }
 
 // lines returns the non-empty lines of b.
@@ -194,6 +197,6 @@ func (r *resolver) transcript(archive, name string) (template.HTML, string, erro
 		fmt.Fprintf(&b, `<div class="run" data-module="%s" data-parts="%d" data-size="%d"><button type="button" class="run-button">%s</button><span class="run-status" role="status"></span></div>`,
 			esc(m.name), m.parts, m.size, esc(r.ui["run"]))
 	}
-	caption := sourceCaption(archive, fmt.Sprintf(r.ui["checkedBy"], "cmp stdout want/"+name+".jsonl"))
+	caption := sourceCaption(archive, fmt.Sprintf(r.ui["checkedBy"], t.Check))
 	return figure("transcript", t.ID(), caption, template.HTML(b.String())), text.String(), nil
 }
