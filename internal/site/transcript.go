@@ -96,13 +96,13 @@ func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
 		files[f.Name] = f.Data
 	}
 	if files[reqFile] == nil {
-		return nil, fmt.Errorf("%s: no case %s (no file %s)", archive, name, reqFile)
+		return nil, fmt.Errorf("the archive has no case %s (add %s and %s to %s, and a script line \"cmp stdout %s\" that checks it; or fix the name)", name, reqFile, wantFile, archive, wantFile)
 	}
 	if files[wantFile] == nil {
-		return nil, fmt.Errorf("%s: case %s pins no replies (no file %s)", archive, name, wantFile)
+		return nil, fmt.Errorf("case %s pins no replies (add %s to %s, and a script line \"cmp stdout %s\" that checks it)", name, wantFile, archive, wantFile)
 	}
 	if !checksWithCmp(a.Comment, wantFile) {
-		return nil, fmt.Errorf("%s: no script line \"cmp stdout %s\" checks case %s", archive, wantFile, name)
+		return nil, fmt.Errorf("no script line \"cmp stdout %s\" checks case %s (add one to the script of %s, after the line that runs the case)", wantFile, name, archive)
 	}
 	t.Requests, t.Replies = lines(files[reqFile]), lines(files[wantFile])
 	chapter := chaptersDir + "/" + path.Base(path.Dir(archive))
