@@ -160,7 +160,7 @@ func WriteStatus(w io.Writer, list []Translation, verbose bool) (int, error) {
 	if total == 0 {
 		fmt.Fprintln(w, "Every translated section follows the English as it is.")
 	} else if !verbose {
-		fmt.Fprintf(w, "%d sections are behind English (go run ./docs status -v lists them).\n", total)
+		fmt.Fprintf(w, "%s behind English (go run ./docs status -v lists them).\n", SectionsAre(total))
 	}
 	if !verbose {
 		return total, nil
@@ -235,4 +235,12 @@ func WriteStatus(w io.Writer, list []Translation, verbose bool) (int, error) {
 		}
 	}
 	return total, nil
+}
+
+// SectionsAre returns "1 section is" or "n sections are".
+func SectionsAre(n int) string {
+	if n == 1 {
+		return "1 section is"
+	}
+	return fmt.Sprintf("%d sections are", n)
 }
