@@ -178,6 +178,21 @@ func TestErrorTableFails(t *testing.T) {
 	}
 }
 
+// TestErrorTableBehind: a row's section behind in a translation has a
+// note under its heading, and its card is still right under the heading.
+func TestErrorTableBehind(t *testing.T) {
+	page := strings.ReplaceAll(errsPage, "### ", "## ")
+	docs := testDocs(t, en("index", ""), en(referencePage, page), translated("index", "fr", ""), translated(referencePage, "fr", strings.ReplaceAll(page, "When", "Quand")))
+	docs["lang/fr.json"] = docs["lang/en.json"]
+	stamp(t, docs, "index", "fr")
+	stamp(t, docs, referencePage, "fr")
+	edit(t, docs, referencePage+"/en.md", "When the shelf is full.", "When the shelf is full, as it is.")
+	fr := string(buildDocs(t, docs).Files["fr/"+referencePage+".html"])
+	if !strings.Contains(fr, `class="section-behind"`) || !strings.Contains(fr, "Quand the shelf is full.") {
+		t.Errorf("the section behind is not shown translated with its note:\n%s", fr)
+	}
+}
+
 func TestKebab(t *testing.T) {
 	for in, want := range map[string]string{"UnknownTool": "unknown-tool", "HTTPMethod": "http-method", "NoURI": "no-uri", "JSONRPCVersion": "jsonrpc-version", "HeaderBase64": "header-base64", "BadID": "bad-id"} {
 		if got := kebab(in); got != want {
