@@ -6,8 +6,10 @@
 //	go run ./docs -addr :9000           serve it on another port (still loopback only)
 //	go run ./docs build                 write the static site into site/
 //	go run ./docs build -o DIR          write it into DIR
-//	go run ./docs status                list translations and the sections behind English
-//	go run ./docs stamp LANG PAGE [ID…]  record that PAGE in LANG follows the English
+//	go run ./docs status [-v] [-check]  count, per language, the sections current and
+//	                                    behind English (-v lists them; -check fails if any is)
+//	go run ./docs stamp [-force] LANG PAGE [ID…]
+//	                                    record that PAGE in LANG follows the English
 //	                                    sections named (all of them if none is)
 //
 // Each chapter transcript has a Run button: it sends the same requests to
@@ -60,27 +62,32 @@ func main() {
 	case "build":
 		err = build(root, flag.Args()[1:])
 	case "status":
-		err = status(root)
+		err = status(os.Stdout, os.DirFS(filepath.Join(root, "docs")), flag.Args()[1:])
 	case "stamp":
-		err = stamp(root, flag.Args()[1:])
+		err = stamp(os.Stdout, filepath.Join(root, "docs"), flag.Args()[1:])
 	default:
 		usage()
 		os.Exit(2)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, errBehind):
+		log.Print(err)
+		os.Exit(1)
+	case err != nil:
 		log.Fatal(err)
 	}
 }
 
 func usage() {
-	fmt.Fprintf(os.Stderr, "usage: go run ./docs [-addr host:port] [serve | build [-o dir] | status | stamp LANG PAGE [ID...]]\n\n")
+	fmt.Fprintf(os.Stderr, "usage: go run ./docs [-addr host:port] [serve | build [-o dir] | status [-v] [-check] | stamp [-force] LANG PAGE [ID...]]\n\n")
 	flag.PrintDefaults()
 }
 
 // config is the site's configuration for the repository at root, with
 // browser's modules for the Run buttons.
 func config(root string, browser *site.Browser) site.Config {
-	return site.Config{Root: os.DirFS(root), Docs: os.DirFS(filepath.Join(root, "docs")), Browser: browser}
+	return site.Config{Root: os.DirFS(root), Docs: os.DirFS(filepath.Join(root, "docs")), DocsDir: "docs", Browser: browser}
 }
 
 // repoRoot finds the repository: the nearest directory up from here with a
@@ -155,36 +162,5 @@ func build(root string, args []string) error {
 	}
 	abs, _ := filepath.Abs(*out)
 	fmt.Printf("Wrote %d files; open file://%s\n", len(s.Files), filepath.ToSlash(filepath.Join(abs, "index.html")))
-	return nil
-}
-
-// stamp records, in the front matter of one translated page, that the
-// sections named (every section if args names none) follow the English page
-// as it is now.
-func stamp(root string, args []string) error {
-	if len(args) < 2 {
-		return errors.New("stamp needs a language and a page: go run ./docs stamp fr tool-errors [section-id...]")
-	}
-	docs := filepath.Join(root, "docs")
-	b, err := site.Stamp(os.DirFS(docs), args[1], args[0], args[2:]...)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(docs, args[1], args[0]+".md"), b, 0o644)
-}
-
-// status lists every translation and whether it follows the current
-// English page.
-func status(root string) error {
-	list, err := site.Translations(os.DirFS(filepath.Join(root, "docs")))
-	if err != nil {
-		return err
-	}
-	if len(list) == 0 {
-		fmt.Println("No translations yet.")
-	}
-	for _, t := range list {
-		fmt.Println(t)
-	}
 	return nil
 }

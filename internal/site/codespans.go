@@ -59,20 +59,15 @@ func problem(format string, args ...any) spanCheck {
 // checkCodeSpans checks the code spans of English page p that name Go
 // declarations, as codeSpanRule says. It runs after p's directives are
 // resolved, since the JSON keys it exempts include their text.
-func (r *resolver) checkCodeSpans(p *page) []error {
-	if path.Base(p.src.file) != SourceLanguage+".md" {
-		return nil
-	}
-	var errs []error
+func (r *resolver) checkCodeSpans(p *page, fail func(section, msg string)) {
 	err := r.codeSpans(p, func(s spanSite, c spanCheck) {
 		if c.problem != "" {
-			errs = append(errs, fmt.Errorf("%s: section %s: code span `%s` %s", p.src.file, s.section, s.text, c.problem))
+			fail(s.section, fmt.Sprintf("code span `%s` %s", s.text, c.problem))
 		}
 	})
 	if err != nil {
-		errs = append(errs, err)
+		fail(TopSection, err.Error())
 	}
-	return errs
 }
 
 // codeSpans checks every code span of p and calls report with each span

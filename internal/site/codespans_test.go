@@ -146,17 +146,6 @@ func TestCodeSpansRenamed(t *testing.T) {
 	}
 }
 
-// TestCodeSpansTranslation: a translation's spans are not checked (its
-// current sections keep the English ones, which are).
-func TestCodeSpansTranslation(t *testing.T) {
-	res := newResolver(testRoot(t), nil)
-	p := &page{src: &source{file: "index/fr.md", body: []byte(":::go chapters/01-demo/main.go limit\n\n`shelfGone`\n")}}
-	p.doc = newMarkdown().Parser().Parse(text.NewReader(p.src.body))
-	if errs := res.checkCodeSpans(p); len(errs) > 0 {
-		t.Errorf("a translation's code spans were checked: %v", errs)
-	}
-}
-
 // TestCodeSpansOfTheGuide checks the English pages of the guide and that
 // the rule reads as Go the spans it was made for: a renamed getAuthor,
 // mcp.ResourceNotFound or Options.OnError would fail the build.

@@ -13,28 +13,41 @@
 //	title: 01 Erreurs d’outil
 //	summary: Une erreur Go ordinaire devient un résultat que le modèle lit.
 //	source:
-//	  (top): 3f2a9c0b71de
-//	  why: 9d04e1c2aa37
-//	  wire: 51be0c7f3d10
+//	  (top): 3f2a9c0b71de 8e1d0a4b5c27
+//	  why: 9d04e1c2aa37 0c6f19b2e4d8
+//	  wire: 51be0c7f3d10 a7c3e95d1f02
 //	---
 //
 // source is set only on translations: the record, section by section, of
 // the English text they follow. A section is a level-2 heading and all that
 // follows it up to the next one; (top) is the title, the summary and the
 // paragraphs before the first heading. Each line holds the [Version] of the
-// English section as it was translated. A section whose English text has
-// changed since is behind: "go run ./docs status" names it, the page opens
-// with a banner listing the sections behind, and each of them carries a
-// note under its heading linking to the current English section. After a
-// section is translated again, "go run ./docs stamp LANG PAGE ID" records
-// it ([Stamp]); an English edit to one section costs one section in each
-// language.
+// English section as it was translated, then the Version of the
+// translation's own section as it was then.
+//
+// A translation may lag: an English change never fails the build. A
+// section is behind when its English text changed since the record, when
+// the translation lacks it (English added it), or when the translation has
+// it elsewhere among the others (English moved it). "go run ./docs status"
+// counts the sections behind; the page opens with a banner listing them,
+// and each carries a note under its heading. A section behind shows the
+// translation's own text if that still has the English section's heading
+// ids, directives, code blocks, code spans and link destinations, and
+// otherwise the English section, marked as English (so the reader sees
+// the current transcript, and every link and anchor still works). Sections
+// the English page no longer has are left out. The page always follows the
+// English order.
+//
+// After a section is translated again, "go run ./docs stamp LANG PAGE ID"
+// records it ([StampPage]); it refuses a section whose translation has not
+// changed since English moved, unless -force. An English edit to one
+// section costs one section in each language.
 //
 // Every heading carries an explicit id ({#some-id}), so that anchors are the
-// same in every language; the title is the page's only level-1 heading. A
-// translation keeps the English page's heading ids and directives, in
-// order, and in every section that is not behind the same code blocks,
-// code spans and link destinations; [Build] fails otherwise.
+// same in every language; the title is the page's only level-1 heading. In
+// every section that is current, a translation keeps the English section's
+// heading ids and directives, in order, and its code blocks, code spans
+// and link destinations; [Build] fails otherwise.
 //
 // # Directives
 //
@@ -94,7 +107,9 @@
 //
 // A directive that does not resolve, a heading without an id, a link to a
 // page or anchor that does not exist, emphasis marks (** or __) left showing
-// in the text because they did not close: each fails [Build]. The last
+// in the text because they did not close: each fails [Build], which
+// returns a [*BuildError] naming the file, the section, what is wrong and
+// the fix of each, once for a cause that the translations share. The last
 // catches a trap of scripts without spaces between words: in Korean,
 // **`code`**를 shows its asterisks, **`code`를** does not.
 //

@@ -227,7 +227,7 @@ func (r *resolver) errorsOverview(n *directiveNode, dir string) (template.HTML, 
 		}
 		name := args[2]
 		var id any
-		h, ok := c.PreviousSibling().(*gast.Heading)
+		h, ok := headingBefore(c).(*gast.Heading)
 		if ok {
 			id, _ = h.AttributeString("id")
 		}
@@ -264,6 +264,20 @@ func (r *resolver) errorsOverview(n *directiveNode, dir string) (template.HTML, 
 		return "", "", fmt.Errorf("%s", strings.Join(errs, "; "))
 	}
 	return template.HTML(b.String()), strings.Join(text, " "), nil
+}
+
+// headingBefore returns the node before n, past the notes and wrappers
+// the generator adds to a translation's sections behind.
+func headingBefore(n gast.Node) gast.Node {
+	p := n.PreviousSibling()
+	for {
+		switch p.(type) {
+		case *noteNode, *wrapNode:
+			p = p.PreviousSibling()
+		default:
+			return p
+		}
+	}
 }
 
 // codeHTML shows a row's code: the number, or what a column constant means.

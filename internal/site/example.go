@@ -33,7 +33,7 @@ func (r *resolver) example(file, name string) (template.HTML, string, error) {
 		}
 	}
 	if ex == nil {
-		return "", "", fmt.Errorf("%s: no example function %s", file, name)
+		return "", "", fmt.Errorf("%s has no example function %s: name an Example function of the file, or fix the name", file, name)
 	}
 	if ex.Output == "" && !ex.EmptyOutput {
 		return "", "", fmt.Errorf("%s: %s has no // Output: comment, so go test does not check it", file, name)

@@ -44,7 +44,7 @@ func (r *resolver) goDecls(file string, names []string) (template.HTML, string, 
 		for _, name := range names {
 			p, from, to, ok := declSource(fset, f, src, name)
 			if !ok {
-				return "", "", fmt.Errorf("%s: no declaration named %s", file, name)
+				return "", "", fmt.Errorf("%s has no declaration named %s: name a func, type, const or var it declares (a method as Type.Method), or fix the name", file, name)
 			}
 			if prevEnd >= 0 && (from < prevEnd || len(bytes.TrimSpace(src[prevEnd:from])) > 0) {
 				parts = append(parts, elision) // the file has more between them
@@ -183,7 +183,7 @@ func region(src []byte, name string) (string, error) {
 	}
 	switch {
 	case !found:
-		return "", fmt.Errorf("no region %s", name)
+		return "", fmt.Errorf("no region %s: mark one with a line %q and a line %q", name, regionStart+name, regionEnd)
 	case in:
 		return "", fmt.Errorf("region %s has no %q", name, regionEnd)
 	}

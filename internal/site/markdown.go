@@ -69,8 +69,8 @@ func (directiveParser) Close(ast.Node, text.Reader, parser.Context) {}
 func (directiveParser) CanInterruptParagraph() bool                 { return true }
 func (directiveParser) CanAcceptIndentedLine() bool                 { return false }
 
-// nodeRenderer renders directives as resolved, notes as they are, and
-// headings with an anchor link.
+// nodeRenderer renders directives as resolved, notes as they are, the
+// wrapper of a section shown in English, and headings with an anchor link.
 type nodeRenderer struct{}
 
 func (nodeRenderer) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
@@ -83,6 +83,14 @@ func (nodeRenderer) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 	r.Register(kindNote, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if entering {
 			w.WriteString(string(n.(*noteNode).html))
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	r.Register(kindWrap, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering && n.(*wrapNode).open {
+			w.WriteString(`<div class="in-english" lang="en">` + "\n")
+		} else if entering {
+			w.WriteString("</div>\n")
 		}
 		return ast.WalkSkipChildren, nil
 	})

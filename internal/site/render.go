@@ -15,6 +15,8 @@ type link struct {
 	URL     string // relative to the current page
 	Current bool
 	Lang    string // the lang of the target, when it differs from the page's
+	// InEnglish, in the banner, marks a section shown in English.
+	InEnglish bool
 }
 
 // pageData is what theme/page.html is executed with.
@@ -39,7 +41,7 @@ type pageData struct {
 type behind struct {
 	English  link   // the English page
 	Name     string // "English", as the language switcher names it
-	Sections []link // the sections behind, in this page
+	Sections []link // the sections behind, in this page, each marked if shown in English
 }
 
 // loadTemplate parses theme/page.html.
@@ -93,9 +95,13 @@ func renderPage(tmpl *template.Template, langs []*Language, l *Language, slugs [
 		d.Behind = &behind{English: link{Title: en[i].src.title, URL: relative(p.url, en[i].url), Lang: SourceLanguage}, Name: langs[0].Name}
 		for _, id := range p.behind {
 			lk := link{Title: p.src.title, URL: "#content"}
-			if h := p.heading(id); h != nil {
+			if h := p.heading(id); h != nil && id != TopSection {
 				lk = link{Title: h.Text, URL: "#" + id}
+				if p.english[id] {
+					lk.Lang = SourceLanguage
+				}
 			}
+			lk.InEnglish = p.english[id]
 			d.Behind.Sections = append(d.Behind.Sections, lk)
 		}
 	}

@@ -24,7 +24,7 @@ type searchEntry struct {
 
 // sections splits a rendered page into search entries, one per heading.
 func sections(p *page) []searchEntry {
-	src := p.src.body
+	src := p.body
 	cur := searchEntry{Page: p.src.title, URL: p.url}
 	var out []searchEntry
 	var text []string

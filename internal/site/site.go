@@ -2,7 +2,6 @@ package site
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -23,6 +22,10 @@ type Config struct {
 	Root fs.FS
 	// Docs is the docs tree (see the package documentation).
 	Docs fs.FS
+	// DocsDir is how errors name the docs tree, as in
+	// "docs/tool-errors/en.md": the folder Docs is, relative to Root.
+	// Empty names the pages as in Docs.
+	DocsDir string
 	// Browser holds the chapters compiled for the browser: with them, each
 	// chapter transcript has a Run button, answered inside the page, in a
 	// served site and a static one alike. Without them it has none.
@@ -40,26 +43,34 @@ type Site struct {
 
 // page is one page in one language, ready for the template.
 type page struct {
-	src      *source
-	url      string // path in the site
+	src  *source
+	lang string
+	url  string // path in the site
+	// body is the Markdown rendered: the source's, or for a translation,
+	// its sections and, for those it cannot show, the English ones (see
+	// compose).
+	body     []byte
 	doc      ast.Node
 	headings []heading
-	// behind, in a translation, lists the English sections it follows an
-	// older version of; notes holds the note shown under each one's
-	// heading, by id.
-	behind []string
-	notes  map[string]template.HTML
-	// structure is what a translation must keep, read before links are
-	// rewritten.
+	// behind, in a translation, lists the English sections it is behind
+	// in, in page order; english holds those of them shown in English.
+	behind  []string
+	english map[string]bool
+	// structure is what a translation must keep of each section: of an
+	// English page, read before links are rewritten; of a translation,
+	// read from its own text.
 	structure pageStructure
 	content   template.HTML
 	sections  []searchEntry
 }
 
-// Build renders the whole site. It reports every problem it finds: a
-// directive that does not resolve, a heading without an id, a translation
-// whose headings or directives differ from the English page, a broken link
-// or anchor.
+// Build renders the whole site. It reports every problem it finds as a
+// [*BuildError]: a directive that does not resolve, a heading without an
+// id, a section of a translation, current with its English, whose
+// headings, directives, code or links differ from the English section's,
+// a broken link or anchor. A translation behind its English page is not a
+// problem: its sections behind are marked, and shown in English when
+// their own text could not be shown as it is.
 func Build(cfg Config) (*Site, error) {
 	langs, err := loadLanguages(cfg.Docs)
 	if err != nil {
@@ -76,48 +87,42 @@ func Build(cfg Config) (*Site, error) {
 	}
 	md := newMarkdown()
 	res := newResolver(cfg.Root, modules)
-	var errs []error
-	fail := func(err error) { errs = append(errs, err) }
+	b := &builder{dir: cfg.DocsDir, errs: &BuildError{}}
 
 	// pages[lang][i] is slugs[i] in lang, or nil if not translated.
 	pages := make(map[string][]*page)
+	byURL := make(map[string]*page)
 	for _, l := range langs {
 		for _, slug := range slugs {
 			s, err := loadSource(cfg.Docs, slug, l.Code)
 			if err != nil {
-				fail(err)
+				b.errs.add(&DocError{File: path.Join(b.dir, slug, l.Code+".md"), Page: slug, Lang: l.Code, Err: strings.TrimPrefix(err.Error(), slug+"/"+l.Code+".md: ")})
 			}
 			var p *page
 			if s != nil {
-				p = &page{src: s, url: pageURL(l.Code, slug)}
+				p = &page{src: s, lang: l.Code, url: pageURL(l.Code, slug), body: s.body}
+				byURL[p.url] = p
 			}
 			pages[l.Code] = append(pages[l.Code], p)
 		}
 	}
 	for _, l := range langs {
-		res.ui = l.UI
 		for i, p := range pages[l.Code] {
-			if en := pages[SourceLanguage][i]; p != nil && en != nil && l.Code != SourceLanguage {
-				p.markBehind(en, l.UI["sectionBehind"])
+			if p == nil {
+				continue
 			}
-			if p != nil {
-				if err := p.render(md, res, fallback(l.Code, slugs, pages[l.Code])); err != nil {
-					fail(err)
+			if l.Code != SourceLanguage {
+				en := pages[SourceLanguage][i]
+				if en == nil || en.doc == nil {
+					continue
 				}
+				b.compose(md, p, en)
 			}
+			b.render(md, res, p, pages[SourceLanguage][i], l.UI, langs[0].UI, fallback(l.Code, slugs, pages[l.Code]))
 		}
 	}
-	for _, l := range langs[1:] {
-		for i, p := range pages[l.Code] {
-			if en := pages[SourceLanguage][i]; p != nil && en != nil {
-				if err := sameStructure(en, p); err != nil {
-					fail(err)
-				}
-			}
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if len(b.errs.Errors) > 0 {
+		return nil, b.errs
 	}
 
 	site.Transcripts = res.transcripts
@@ -131,11 +136,11 @@ func Build(cfg Config) (*Site, error) {
 			if p == nil {
 				continue
 			}
-			b, err := renderPage(tmpl, langs, l, slugs, pages, i)
+			out, err := renderPage(tmpl, langs, l, slugs, pages, i)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %v", p.src.file, err)
 			}
-			site.Files[p.url] = b
+			site.Files[p.url] = out
 			index = append(index, p.sections...)
 		}
 		js, err := searchScript(index)
@@ -147,11 +152,28 @@ func Build(cfg Config) (*Site, error) {
 	if err := site.addAssets(cfg.Docs); err != nil {
 		return nil, err
 	}
-	if err := site.checkLinks(); err != nil {
-		return nil, err
+	for _, e := range site.checkLinks(byURL, b.dir) {
+		b.errs.add(e)
+	}
+	if len(b.errs.Errors) > 0 {
+		return nil, b.errs
 	}
 	return site, nil
 }
+
+// builder collects the problems of a build, each cause once.
+type builder struct {
+	dir  string // Config.DocsDir
+	errs *BuildError
+}
+
+// fail records a problem in section id of page p.
+func (b *builder) fail(p *page, id, msg string) {
+	b.errs.add(&DocError{File: path.Join(b.dir, p.src.file), Page: p.slug(), Lang: p.lang, Section: id, Err: msg})
+}
+
+// slug returns the page's slug.
+func (p *page) slug() string { return path.Dir(p.src.file) }
 
 // pageURL is where a page goes: English at the top, other languages in a
 // folder of their own. Plain file names, so links work from file:// too.
@@ -177,34 +199,52 @@ func fallback(lang string, slugs []string, pages []*page) func(dest string) stri
 	}
 }
 
-// render parses the page, checks its headings, resolves its directives and
-// renders its content; rewrite maps the destination of every link.
-func (p *page) render(md goldmark.Markdown, res *resolver, rewrite func(dest string) string) error {
-	src := p.src.body
+// render parses the page's body, checks its headings, resolves its
+// directives and renders its content; rewrite maps the destination of
+// every link. ui is the interface strings of the page's language, enUI
+// English's, for the sections a translation shows in English; en is the
+// English page, rendered already (p itself for an English page).
+func (b *builder) render(md goldmark.Markdown, res *resolver, p, en *page, ui, enUI map[string]string, rewrite func(dest string) string) {
+	src := p.body
 	p.doc = md.Parser().Parse(text.NewReader(src))
-	p.structure = structure(p)
-	res.slug, res.src, res.rewrite = strings.TrimSuffix(path.Base(p.url), ".html"), src, rewrite
-	var errs []error
-	err := ast.Walk(p.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if p.lang == SourceLanguage {
+		p.structure = structure(p.doc, src)
+	} else {
+		p.annotate(en, ui)
+	}
+	res.slug, res.src, res.rewrite, res.ui = p.slug(), src, rewrite, ui
+	id := TopSection // the section being walked
+	failed := false
+	fail := func(msg string) {
+		b.fail(p, id, msg)
+		failed = true
+	}
+	ast.Walk(p.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
 		switch n := n.(type) {
+		case *wrapNode:
+			res.ui = ui
+			if n.open {
+				res.ui = enUI
+			}
 		case *ast.Heading:
+			hid, ok := n.AttributeString("id")
+			if ok && n.Level == 2 && n.Parent() == p.doc {
+				id = string(hid.([]byte))
+			}
+			text := plainText(n, src)
 			if n.Level == 1 {
-				errs = append(errs, fmt.Errorf("%s: use the title in the front matter, not a level-1 heading", p.src.file))
+				fail(fmt.Sprintf("level-1 heading %q: the title comes from the front matter (title:), and is the page's only level-1 heading; make this one ## or lower", text))
 				break
 			}
-			id, ok := n.AttributeString("id")
 			if !ok {
-				errs = append(errs, fmt.Errorf("%s: heading %q has no id ({#some-id})", p.src.file, plainText(n, src)))
+				fail(fmt.Sprintf("heading %q has no id: end its line with {#%s}, the id every language gives it and links use", text, suggestID(text)))
 				break
 			}
 			if n.Level <= 3 {
-				p.headings = append(p.headings, heading{n.Level, string(id.([]byte)), plainText(n, src)})
-			}
-			if note, ok := p.notes[string(id.([]byte))]; ok && n.Level == 2 {
-				n.Parent().InsertAfter(n.Parent(), n, &noteNode{html: note})
+				p.headings = append(p.headings, heading{n.Level, string(hid.([]byte)), text})
 			}
 		case *ast.Link:
 			n.Destination = []byte(rewrite(string(n.Destination)))
@@ -213,43 +253,48 @@ func (p *page) render(md goldmark.Markdown, res *resolver, rewrite func(dest str
 		case *ast.Text:
 			joinLine(n, src)
 			if t := n.Segment.Value(src); bytes.Contains(t, []byte("**")) || bytes.Contains(t, []byte("__")) {
-				errs = append(errs, fmt.Errorf("%s: %q shows its emphasis marks: they did not close (next to a code span in text without spaces, put the particle inside the emphasis)", p.src.file, t))
+				fail(fmt.Sprintf("%q shows its emphasis marks: they did not close (next to a code span in text without spaces, put the particle inside the emphasis)", t))
 			}
 		case *directiveNode:
 			if err := res.resolve(n); err != nil {
-				errs = append(errs, fmt.Errorf("%s: :::%s: %v", p.src.file, n.line, err))
+				kind, _, _ := strings.Cut(n.line, " ")
+				// resolve names the directive's kind, which the line names already.
+				fail(fmt.Sprintf(":::%s: %s", n.line, strings.TrimPrefix(err.Error(), kind+": ")))
 			}
 		}
 		return ast.WalkContinue, nil
 	})
-	if err != nil {
-		return err
+	if failed {
+		return
 	}
-	errs = append(errs, res.checkCodeSpans(p)...)
-	if len(errs) > 0 {
-		return errors.Join(errs...)
-	}
-	var b bytes.Buffer
-	if err := md.Renderer().Render(&b, src, p.doc); err != nil {
-		return err
-	}
-	p.content = template.HTML(b.String())
-	p.sections = sections(p)
-	return nil
-}
-
-// markBehind records which sections of the translation p follow an older
-// version of en, and the note to show under each one's heading: say, a
-// link to the English section as it is now.
-func (p *page) markBehind(en *page, say string) {
-	p.behind = behindSections(en.src.sections, p.src.record)
-	p.notes = make(map[string]template.HTML)
-	for _, id := range p.behind {
-		if h := en.heading(id); h != nil {
-			p.notes[id] = template.HTML(fmt.Sprintf(`<p class="section-behind" role="note">%s <a href="%s#%s" hreflang="en" lang="en">%s</a></p>`,
-				template.HTMLEscapeString(say), relative(p.url, en.url), id, template.HTMLEscapeString(h.Text)))
+	if p.lang == SourceLanguage {
+		res.checkCodeSpans(p, func(section, msg string) { b.fail(p, section, msg); failed = true })
+		if failed {
+			return
 		}
 	}
+	var out bytes.Buffer
+	if err := md.Renderer().Render(&out, src, p.doc); err != nil {
+		b.fail(p, "", err.Error())
+		return
+	}
+	p.content = template.HTML(out.String())
+	p.sections = sections(p)
+}
+
+// suggestID returns an id for a heading that has none: its words in lower
+// case, joined by "-", or "some-id" if it has no ASCII words.
+func suggestID(heading string) string {
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(heading), func(r rune) bool {
+		return (r < 'a' || r > 'z') && (r < '0' || r > '9')
+	}) {
+		words = append(words, w)
+	}
+	if len(words) == 0 {
+		return "some-id"
+	}
+	return strings.Join(words, "-")
 }
 
 // heading returns the page's heading with the given id, or nil.
@@ -260,123 +305,6 @@ func (p *page) heading(id string) *heading {
 		}
 	}
 	return nil
-}
-
-// sameStructure checks that a translation has the English page's heading
-// ids and directives, in the same order, and in each section it follows as
-// it is now the same code blocks in order, the same code spans and the
-// same link destinations (those two in any order, since word order differs
-// between languages). A section behind its English text may differ there
-// until it is translated again.
-func sameStructure(en, tr *page) error {
-	ids := func(p *page) []string {
-		var s []string
-		for _, h := range p.headings {
-			s = append(s, h.ID)
-		}
-		return s
-	}
-	if a, b := ids(en), ids(tr); !slices.Equal(a, b) {
-		return fmt.Errorf("%s: heading ids %v differ from %s's %v", tr.src.file, b, en.src.file, a)
-	}
-	a, b := en.structure, tr.structure
-	if !slices.Equal(a.directives, b.directives) {
-		return fmt.Errorf("%s: directives %q differ from %s's %q", tr.src.file, b.directives, en.src.file, a.directives)
-	}
-	var errs []error
-	for _, id := range a.order {
-		if slices.Contains(tr.behind, id) {
-			continue
-		}
-		x, y := a.sections[id], b.sections[id]
-		for _, d := range []struct {
-			what string
-			a, b []string
-		}{{"code blocks", x.blocks, y.blocks}, {"code spans", x.spans, y.spans}, {"links", x.links, y.links}} {
-			lacks, extra := difference(d.a, d.b), difference(d.b, d.a)
-			switch {
-			case len(lacks)+len(extra) > 0:
-				errs = append(errs, fmt.Errorf("%s: section %s: %s differ from %s's: lacks %q, has %q besides", tr.src.file, id, d.what, en.src.file, lacks, extra))
-			case !slices.Equal(d.a, d.b):
-				errs = append(errs, fmt.Errorf("%s: section %s: %s are %s's in another order", tr.src.file, id, d.what, en.src.file))
-			}
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// difference returns the items of a that b lacks, counting repeats.
-func difference(a, b []string) []string {
-	left := make(map[string]int)
-	for _, s := range b {
-		left[s]++
-	}
-	var out []string
-	for _, s := range a {
-		if left[s] > 0 {
-			left[s]--
-		} else {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// pageStructure is what a translation must keep of its English page.
-type pageStructure struct {
-	directives []string
-	order      []string // section ids, TopSection first
-	sections   map[string]*sectionStructure
-}
-
-// sectionStructure is the code and links of one section: the code blocks
-// in order, the code spans and link destinations sorted.
-type sectionStructure struct{ blocks, spans, links []string }
-
-// structure collects the directives of p and the code and links of each of
-// its sections.
-func structure(p *page) pageStructure {
-	src := p.src.body
-	ps := pageStructure{order: []string{TopSection}, sections: map[string]*sectionStructure{TopSection: {}}}
-	cur := ps.sections[TopSection]
-	for n := p.doc.FirstChild(); n != nil; n = n.NextSibling() {
-		if h, ok := n.(*ast.Heading); ok && h.Level == 2 {
-			if id, ok := h.AttributeString("id"); ok {
-				cur = &sectionStructure{}
-				ps.order = append(ps.order, string(id.([]byte)))
-				ps.sections[string(id.([]byte))] = cur
-			}
-		}
-		ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-			if !entering {
-				return ast.WalkContinue, nil
-			}
-			switch c := c.(type) {
-			case *directiveNode:
-				ps.directives = append(ps.directives, c.line)
-			case *ast.FencedCodeBlock:
-				var b bytes.Buffer
-				for i := range c.Lines().Len() {
-					seg := c.Lines().At(i)
-					b.Write(seg.Value(src))
-				}
-				cur.blocks = append(cur.blocks, b.String())
-			case *ast.CodeSpan:
-				cur.spans = append(cur.spans, plainText(c, src))
-				return ast.WalkSkipChildren, nil
-			case *ast.Link:
-				cur.links = append(cur.links, string(c.Destination))
-			case *ast.AutoLink:
-				cur.links = append(cur.links, string(c.URL(src)))
-			}
-			return ast.WalkContinue, nil
-		})
-	}
-	for _, s := range ps.sections {
-		slices.Sort(s.spans)
-		slices.Sort(s.links)
-	}
-	return ps
 }
 
 // WriteDir writes the site into dir, replacing what a previous build left.

@@ -31,12 +31,11 @@ type source struct {
 	title   string
 	summary string // one line for the landing page's list
 	body    []byte // after the front matter
-	// sections, in an English page, are its sections in order, each with
-	// its Version.
+	// sections are the page's sections in order, each with its Version.
 	sections []section
-	// record, in a translation, is the English version of each section it
+	// record, in a translation, is what it recorded of each section it
 	// follows, by section id.
-	record map[string]string
+	record map[string]recorded
 }
 
 // loadLanguages reads lang/*.json, English first, the others by code.
@@ -122,9 +121,11 @@ func loadSource(docs fs.FS, slug, lang string) (*source, error) {
 	if s.title == "" {
 		return nil, fmt.Errorf("%s: front matter has no title", file)
 	}
+	s.sections = splitSections(s.title, s.summary, body)
 	if lang == SourceLanguage {
-		s.sections = splitSections(s.title, s.summary, body)
-	} else if s.record, err = parseRecord(meta["source"]); err != nil {
+		return s, nil
+	}
+	if s.record, err = parseRecord(meta["source"]); err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
 	return s, nil

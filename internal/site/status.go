@@ -1,11 +1,13 @@
 package site
 
 import (
-	"bytes"
+	"cmp"
 	"fmt"
+	"io"
 	"io/fs"
 	"slices"
 	"strings"
+	"text/tabwriter"
 )
 
 // TranslationState says how a translation stands against its English page.
@@ -15,8 +17,8 @@ const (
 	// Current: the translation follows every section of the English page
 	// as it is.
 	Current TranslationState = iota
-	// Behind: some sections of the English page changed after they were
-	// translated.
+	// Behind: some sections of the English page changed, appeared or
+	// moved after they were translated.
 	Behind
 	// Missing: the page has no translation in the language.
 	Missing
@@ -32,17 +34,33 @@ type Translation struct {
 	Page  string // the page's slug
 	Lang  string // the language's code
 	State TranslationState
-	// Behind lists the ids of the English sections that changed since the
-	// translation recorded them, in page order; TopSection is the title,
-	// summary and opening paragraphs.
-	Behind []string
+	// Sections is the English page's sections, in order; TopSection is
+	// the title, summary and opening paragraphs.
+	Sections []string
+	// Behind lists the English sections the translation is behind in, in
+	// page order, each with why.
+	Behind []SectionBehind
+	// Extra lists the sections of the translation that the English page no
+	// longer has: they are not shown, and the translator may delete them.
+	Extra []string
 }
 
-// String returns the line "go run ./docs status" prints for t.
+// SectionBehind is one section of a translation that is behind its
+// English page.
+type SectionBehind struct {
+	ID  string
+	Why Lag
+}
+
+// String returns the line the verbose status prints for t.
 func (t Translation) String() string {
 	s := fmt.Sprintf("%-7s %-18s %s", t.Lang, t.Page, t.State)
 	if t.State == Behind {
-		s += ": " + strings.Join(t.Behind, " ")
+		var ids []string
+		for _, b := range t.Behind {
+			ids = append(ids, b.ID)
+		}
+		s += ": " + strings.Join(ids, " ")
 	}
 	return s
 }
@@ -72,8 +90,15 @@ func Translations(docs fs.FS) ([]Translation, error) {
 				return nil, err
 			}
 			t := Translation{Page: slug, Lang: l.Code, State: Missing}
+			for _, s := range en[i].sections {
+				t.Sections = append(t.Sections, s.id)
+			}
 			if tr != nil {
-				t.State, t.Behind = Current, behindSections(en[i].sections, tr.record)
+				lag := compareSections(en[i].sections, tr.sections, tr.record)
+				t.State, t.Extra = Current, lag.extra
+				for _, id := range lag.order {
+					t.Behind = append(t.Behind, SectionBehind{id, lag.behind[id]})
+				}
 				if len(t.Behind) > 0 {
 					t.State = Behind
 				}
@@ -84,58 +109,138 @@ func Translations(docs fs.FS) ([]Translation, error) {
 	return list, nil
 }
 
-// Stamp returns the translation of slug into lang with its record brought
-// up to date: the sections named by ids, or all of them when ids is empty,
-// are recorded as following the English page as it is now. Run it once
-// those sections say again what the English says. A record that cannot be
-// read (such as "source: pending") is replaced.
-func Stamp(docs fs.FS, slug, lang string, ids ...string) ([]byte, error) {
-	if lang == SourceLanguage {
-		return nil, fmt.Errorf("%s is the source language: it has no record", lang)
+// StatusFormat describes what [WriteStatus] prints, for the status
+// command's help.
+const StatusFormat = `By default, status prints one line per language: how many of the English
+pages it has (translated/all), then how many English sections it has
+current, behind (changed, new or moved in English since they were
+translated) and missing (in pages it lacks). With -v it then lists every
+section behind, one line per section with the languages it is behind in,
+and the pages not translated and the sections English no longer has.`
+
+// WriteStatus prints the status of list, as Translations returns it, in
+// the format StatusFormat describes. It returns how many sections are
+// behind, in all languages.
+func WriteStatus(w io.Writer, list []Translation, verbose bool) (int, error) {
+	type counts struct{ pages, translated, current, behind, missing int }
+	var langs []string
+	byLang := make(map[string]*counts)
+	total := 0
+	for _, t := range list {
+		c := byLang[t.Lang]
+		if c == nil {
+			c = &counts{}
+			byLang[t.Lang] = c
+			langs = append(langs, t.Lang)
+		}
+		c.pages++
+		switch t.State {
+		case Missing:
+			c.missing += len(t.Sections)
+		default:
+			c.translated++
+			c.behind += len(t.Behind)
+			c.current += len(t.Sections) - len(t.Behind)
+		}
+		total += len(t.Behind)
 	}
-	en, err := loadSource(docs, slug, SourceLanguage)
-	if err != nil {
-		return nil, err
+	if len(langs) == 0 {
+		_, err := fmt.Fprintln(w, "No translations yet.")
+		return 0, err
 	}
-	file := slug + "/" + lang + ".md"
-	b, err := fs.ReadFile(docs, file)
-	if err != nil {
-		return nil, err
+	width := len("language")
+	for _, l := range langs {
+		width = max(width, len(l))
 	}
-	meta, body, err := frontMatter(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", file, err)
+	fmt.Fprintf(w, "%-*s  %5s  %7s  %6s  %7s\n", width, "language", "pages", "current", "behind", "missing")
+	for _, l := range langs {
+		c := byLang[l]
+		fmt.Fprintf(w, "%-*s  %5s  %7d  %6d  %7d\n", width, l, fmt.Sprintf("%d/%d", c.translated, c.pages), c.current, c.behind, c.missing)
 	}
-	record, err := parseRecord(meta["source"])
-	if err != nil {
-		record = make(map[string]string)
+	if total == 0 {
+		fmt.Fprintln(w, "Every translated section follows the English as it is.")
+	} else if !verbose {
+		fmt.Fprintf(w, "%s behind English (go run ./docs status -v lists them).\n", SectionsAre(total))
 	}
-	if len(ids) == 0 {
-		for _, s := range en.sections {
-			ids = append(ids, s.id)
+	if !verbose {
+		return total, nil
+	}
+
+	// The lists: each line a page or section, and the languages; the
+	// sections behind with why.
+	type key struct{ page, id, why string }
+	var behind, missing, gone []key
+	who := make(map[key][]string)
+	add := func(list *[]key, k key, lang string) {
+		if who[k] == nil {
+			*list = append(*list, k)
+		}
+		who[k] = append(who[k], lang)
+	}
+	pageAt := make(map[string]int) // a page's place in the order
+	sectionAt := make(map[key]int) // a section's place in its page
+	for _, t := range list {
+		if _, ok := pageAt[t.Page]; !ok {
+			pageAt[t.Page] = len(pageAt)
+		}
+		for i, id := range t.Sections {
+			sectionAt[key{page: t.Page, id: id}] = i
+		}
+		if t.State == Missing {
+			add(&missing, key{page: t.Page}, t.Lang)
+		}
+		for _, b := range t.Behind {
+			add(&behind, key{t.Page, b.ID, b.Why.String()}, t.Lang)
+		}
+		for _, id := range t.Extra {
+			add(&gone, key{page: t.Page, id: id}, t.Lang)
 		}
 	}
-	for _, id := range ids {
-		i := slices.IndexFunc(en.sections, func(s section) bool { return s.id == id })
-		if i < 0 {
-			return nil, fmt.Errorf("%s has no section %s", en.file, id)
+	byPlace := func(a, b key) int {
+		if c := cmp.Compare(pageAt[a.page], pageAt[b.page]); c != 0 {
+			return c
 		}
-		record[id] = en.sections[i].version
+		return cmp.Compare(sectionAt[key{page: a.page, id: a.id}], sectionAt[key{page: b.page, id: b.id}])
 	}
-	var out bytes.Buffer
-	out.WriteString("---\n")
-	skip := false // inside the old source: block
-	for line := range strings.Lines(string(b[len("---\n") : len(b)-len(body)-len("---\n")])) {
-		if skip && strings.HasPrefix(line, "  ") {
+	for _, l := range []struct {
+		title string
+		keys  []key
+	}{
+		{"Behind (translate each, then go run ./docs stamp LANG PAGE SECTION):", behind},
+		{"Not translated:", missing},
+		{"Sections English no longer has (delete them from the translation):", gone},
+	} {
+		if len(l.keys) == 0 {
 			continue
 		}
-		skip = strings.HasPrefix(line, "source:")
-		if !skip {
-			out.WriteString(line)
+		slices.SortStableFunc(l.keys, byPlace)
+		fmt.Fprintf(w, "\n%s\n", l.title)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, k := range l.keys {
+			where := k.page
+			if k.id != "" {
+				where += "#" + k.id
+			}
+			in := strings.Join(who[k], " ")
+			if len(who[k]) == len(langs) && len(langs) > 2 {
+				in = fmt.Sprintf("all %d languages", len(langs))
+			}
+			if k.why != "" {
+				where += "\t" + k.why
+			}
+			fmt.Fprintf(tw, "  %s\t%s\n", where, in)
+		}
+		if err := tw.Flush(); err != nil {
+			return 0, err
 		}
 	}
-	out.WriteString(writeRecord(en.sections, record))
-	out.WriteString("---\n")
-	out.Write(body)
-	return out.Bytes(), nil
+	return total, nil
+}
+
+// SectionsAre returns "1 section is" or "n sections are".
+func SectionsAre(n int) string {
+	if n == 1 {
+		return "1 section is"
+	}
+	return fmt.Sprintf("%d sections are", n)
 }

@@ -98,13 +98,13 @@ func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
 		files[f.Name] = f.Data
 	}
 	if files[reqFile] == nil {
-		return nil, fmt.Errorf("%s: no case %s (no file %s)", archive, name, reqFile)
+		return nil, fmt.Errorf("the archive has no case %s (add %s to %s, with the script lines \"exchange %s <chapter>\" and \"pin stdout %s\", then run go generate ./... to pin its replies; or fix the name)", name, reqFile, archive, reqFile, wantFile)
 	}
 	if files[wantFile] == nil {
-		return nil, fmt.Errorf("%s: case %s pins no replies (no file %s)", archive, name, wantFile)
+		return nil, fmt.Errorf("case %s pins no replies (add a script line \"pin stdout %s\" to %s, then run go generate ./... to pin them)", name, wantFile, archive)
 	}
 	if t.Check = checkLine(a.Comment, wantFile); t.Check == "" {
-		return nil, fmt.Errorf("%s: no script line \"cmp stdout %s\" or \"pin stdout %s\" checks case %s", archive, wantFile, wantFile, name)
+		return nil, fmt.Errorf("no script line \"pin stdout %s\" checks case %s (add one to the script of %s, after the line that runs the case)", wantFile, name, archive)
 	}
 	t.Requests, t.Replies = lines(files[reqFile]), lines(files[wantFile])
 	chapter := chaptersDir + "/" + path.Base(path.Dir(archive))

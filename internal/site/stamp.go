@@ -1,0 +1,166 @@
+package site
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+)
+
+// Stamped is what [StampPage] does to one translated page.
+type Stamped struct {
+	File     string // the page, in the docs tree: tool-errors/fr.md
+	Data     []byte // the page with its new record
+	Sections []SectionStamp
+}
+
+// SectionStamp is one section [StampPage] records.
+type SectionStamp struct {
+	ID string
+	// Old is the English version the record named before ("" if none),
+	// New the one it names now.
+	Old, New string
+	// Forced: the translated text had not changed since English moved.
+	Forced bool
+	// Moved: the section stays behind, because the translation has it
+	// elsewhere than the English page; After names the section it belongs
+	// after.
+	Moved bool
+	After string
+}
+
+// String returns the line stamp prints for s: "wire: ddef2bad1cf4 →
+// 51be0c7f3d10".
+func (s SectionStamp) String() string {
+	var line string
+	switch {
+	case s.Old == "":
+		line = fmt.Sprintf("%s: (none) → %s", s.ID, s.New)
+	case s.Old == s.New:
+		line = fmt.Sprintf("%s: %s (already current)", s.ID, s.New)
+	default:
+		line = fmt.Sprintf("%s: %s → %s", s.ID, s.Old, s.New)
+	}
+	if s.Forced {
+		line += " (forced: its text did not change)"
+	}
+	if s.Moved {
+		line += fmt.Sprintf("; still behind, out of the English order: move it to right after section %s", s.After)
+	}
+	return line
+}
+
+// Stamp returns the translation of slug into lang with its record brought
+// up to date, as [StampPage] without force does.
+func Stamp(docs fs.FS, slug, lang string, ids ...string) ([]byte, error) {
+	s, err := StampPage(docs, slug, lang, false, ids...)
+	if err != nil {
+		return nil, err
+	}
+	return s.Data, nil
+}
+
+// StampPage brings the record of the translation of slug into lang up to
+// date: the sections named by ids, or all the sections it has when ids is
+// empty, are recorded as following the English page as it is now, each
+// with the version of its own text. Run it once those sections say again
+// what the English says.
+//
+// It refuses a section whose English text changed while its translated
+// text stayed as it was when last stamped, since that section was not
+// translated again; force stamps it anyway (for an English edit that
+// needs none in translation). A section the record does not hold yet, or
+// holds without the version of its text, is stamped as it is. A record
+// that cannot be read (such as "source: pending") is replaced.
+func StampPage(docs fs.FS, slug, lang string, force bool, ids ...string) (*Stamped, error) {
+	if lang == SourceLanguage {
+		return nil, fmt.Errorf("%s is the source language: it has no record", lang)
+	}
+	en, err := loadSource(docs, slug, SourceLanguage)
+	if err != nil {
+		return nil, err
+	}
+	file := slug + "/" + lang + ".md"
+	b, err := fs.ReadFile(docs, file)
+	if err != nil {
+		return nil, err
+	}
+	meta, body, err := frontMatter(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	record, err := parseRecord(meta["source"])
+	if err != nil {
+		record = make(map[string]recorded)
+	}
+	tr := splitSections(meta["title"], meta["summary"], body)
+	find := func(list []section, id string) *section {
+		if i := slices.IndexFunc(list, func(s section) bool { return s.id == id }); i >= 0 {
+			return &list[i]
+		}
+		return nil
+	}
+	if len(ids) == 0 {
+		for _, s := range en.sections {
+			if find(tr, s.id) != nil {
+				ids = append(ids, s.id)
+			}
+		}
+	}
+	out := &Stamped{File: file}
+	var refused []string
+	for _, id := range ids {
+		e, t := find(en.sections, id), find(tr, id)
+		switch {
+		case e == nil:
+			var all []string
+			for _, s := range en.sections {
+				all = append(all, s.id)
+			}
+			return nil, fmt.Errorf("%s has no section %s (its sections: %s)", en.file, id, strings.Join(all, " "))
+		case t == nil:
+			return nil, fmt.Errorf("%s has no section %s to stamp: translate it first, under a heading ending in {#%s} where %s has it", file, id, id, en.file)
+		}
+		old := record[id]
+		st := SectionStamp{ID: id, Old: old.english, New: e.version}
+		if old.english != "" && old.english != e.version && old.text == t.version {
+			if !force {
+				refused = append(refused, fmt.Sprintf("section %s: the English changed (%s → %s) but the translation did not since it was stamped", id, old.english, e.version))
+				continue
+			}
+			st.Forced = true
+		}
+		record[id] = recorded{e.version, t.version}
+		out.Sections = append(out.Sections, st)
+	}
+	if len(refused) > 0 {
+		return nil, fmt.Errorf("%s: nothing stamped:\n\t%s\ntranslate each section again, then stamp it; if the English edit needs no change in %s (a typo fix, say), stamp -force records it as it is",
+			file, strings.Join(refused, "\n\t"), lang)
+	}
+	lag := compareSections(en.sections, tr, record)
+	for i := range out.Sections {
+		s := &out.Sections[i]
+		if lag.behind[s.ID] == Moved {
+			s.Moved = true
+			s.After = en.sections[slices.IndexFunc(en.sections, func(x section) bool { return x.id == s.ID })-1].id
+		}
+	}
+	var data bytes.Buffer
+	data.WriteString("---\n")
+	skip := false // inside the old source: block
+	for line := range strings.Lines(string(b[len("---\n") : len(b)-len(body)-len("---\n")])) {
+		if skip && strings.HasPrefix(line, "  ") {
+			continue
+		}
+		skip = strings.HasPrefix(line, "source:")
+		if !skip {
+			data.WriteString(line)
+		}
+	}
+	data.WriteString(writeRecord(en.sections, record))
+	data.WriteString("---\n")
+	data.Write(body)
+	out.Data = data.Bytes()
+	return out, nil
+}
