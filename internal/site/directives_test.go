@@ -22,7 +22,10 @@ const repoRoot = "../.."
 var contributing = filepath.Join(repoRoot, "CONTRIBUTING.md")
 
 // TestDirectiveReference checks that CONTRIBUTING.md's directive reference
-// is the one the directive table renders, or with -update writes it.
+// is the one the directive table renders, or with -update writes it; go
+// generate ./... runs it so, with the pins.
+//
+//go:generate go test -run ^TestDirectiveReference$ -update
 func TestDirectiveReference(t *testing.T) {
 	b, err := os.ReadFile(contributing)
 	if err != nil {
@@ -30,7 +33,7 @@ func TestDirectiveReference(t *testing.T) {
 	}
 	want, err := replaceReference(string(b), directiveReference())
 	if err != nil {
-		t.Fatalf("CONTRIBUTING.md: %v: put the two marker lines where the reference goes, then run go test ./internal/site -run TestDirectiveReference -update", err)
+		t.Fatalf("CONTRIBUTING.md: %v: put the two marker lines where the reference goes, then run go generate ./...", err)
 	}
 	if want == string(b) {
 		return
@@ -44,7 +47,7 @@ func TestDirectiveReference(t *testing.T) {
 	}
 	t.Errorf("CONTRIBUTING.md's directive reference differs from the directive table (internal/site/directives.go).\n" +
 		"Edit the table, not CONTRIBUTING.md, then regenerate the reference with:\n\n" +
-		"\tgo test ./internal/site -run TestDirectiveReference -update")
+		"\tgo generate ./...\n\nor, for this reference only:\n\n\tgo test ./internal/site -run TestDirectiveReference -update")
 }
 
 // TestReplaceReference checks the markers' handling: what is outside them
