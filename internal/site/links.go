@@ -2,7 +2,6 @@ package site
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -42,20 +41,21 @@ func external(link string) bool {
 
 // checkLinks checks that every link and image of every page points to a file
 // of the site, every #anchor to an id on the target page, and that no page
-// has an id twice.
-func (s *Site) checkLinks() error {
+// has an id twice; it returns the problems of each page by its path. A link
+// to a file for which skip is true is not checked.
+func (s *Site) checkLinks(skip func(file string) bool) map[string][]error {
 	ids := make(map[string][]string)
 	for name, b := range s.Files {
 		if strings.HasSuffix(name, ".html") {
 			ids[name] = attrValues(b, "id")
 		}
 	}
-	var errs []error
+	errs := make(map[string][]error)
 	for name, list := range ids {
 		seen := make(map[string]bool, len(list))
 		for _, id := range list {
 			if seen[id] {
-				errs = append(errs, fmt.Errorf("%s: two elements have the id %q", name, id))
+				errs[name] = append(errs[name], fmt.Errorf("%s: two elements have the id %q", name, id))
 			}
 			seen[id] = true
 		}
@@ -77,14 +77,17 @@ func (s *Site) checkLinks() error {
 			if target != "" {
 				file = joinURL(name, target)
 			}
+			if skip(file) {
+				continue
+			}
 			if _, ok := s.Files[file]; !ok {
-				errs = append(errs, fmt.Errorf("%s: link %q: no such file %s", name, link, file))
+				errs[name] = append(errs[name], fmt.Errorf("%s: link %q: no such file %s", name, link, file))
 				continue
 			}
 			if anchor != "" && !slices.Contains(ids[file], anchor) {
-				errs = append(errs, fmt.Errorf("%s: link %q: %s has no anchor #%s", name, link, file, anchor))
+				errs[name] = append(errs[name], fmt.Errorf("%s: link %q: %s has no anchor #%s", name, link, file, anchor))
 			}
 		}
 	}
-	return errors.Join(errs...)
+	return errs
 }

@@ -59,7 +59,8 @@ type page struct {
 // Build renders the whole site. It reports every problem it finds: a
 // directive that does not resolve, a heading without an id, a translation
 // whose headings or directives differ from the English page, a broken link
-// or anchor.
+// or anchor. A problem of one page leaves that page out: Build then returns
+// the site of every other page with a [*BuildError] naming the broken ones.
 func Build(cfg Config) (*Site, error) {
 	langs, err := loadLanguages(cfg.Docs)
 	if err != nil {
@@ -76,20 +77,22 @@ func Build(cfg Config) (*Site, error) {
 	}
 	md := newMarkdown()
 	res := newResolver(cfg.Root, modules)
-	var errs []error
-	fail := func(err error) { errs = append(errs, err) }
+	broken := make(brokenPages)
 
 	// pages[lang][i] is slugs[i] in lang, or nil if not translated.
 	pages := make(map[string][]*page)
 	for _, l := range langs {
 		for _, slug := range slugs {
 			s, err := loadSource(cfg.Docs, slug, l.Code)
-			if err != nil {
-				fail(err)
+			if err != nil { // broken, and named by its slug in the menus
+				s = &source{file: slug + "/" + l.Code + ".md", title: slug}
 			}
 			var p *page
 			if s != nil {
 				p = &page{src: s, url: pageURL(l.Code, slug)}
+			}
+			if err != nil {
+				broken.add(p, err)
 			}
 			pages[l.Code] = append(pages[l.Code], p)
 		}
@@ -97,27 +100,25 @@ func Build(cfg Config) (*Site, error) {
 	for _, l := range langs {
 		res.ui = l.UI
 		for i, p := range pages[l.Code] {
-			if en := pages[SourceLanguage][i]; p != nil && en != nil && l.Code != SourceLanguage {
+			if p == nil || broken.has(p) {
+				continue
+			}
+			if en := pages[SourceLanguage][i]; l.Code != SourceLanguage && !broken.has(en) {
 				p.markBehind(en, l.UI["sectionBehind"])
 			}
-			if p != nil {
-				if err := p.render(md, res, fallback(l.Code, slugs, pages[l.Code])); err != nil {
-					fail(err)
-				}
+			if err := p.render(md, res, fallback(l.Code, slugs, pages[l.Code])); err != nil {
+				broken.add(p, err)
 			}
 		}
 	}
 	for _, l := range langs[1:] {
 		for i, p := range pages[l.Code] {
-			if en := pages[SourceLanguage][i]; p != nil && en != nil {
+			if en := pages[SourceLanguage][i]; p != nil && !broken.has(p) && !broken.has(en) {
 				if err := sameStructure(en, p); err != nil {
-					fail(err)
+					broken.add(p, err)
 				}
 			}
 		}
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
 	}
 
 	site.Transcripts = res.transcripts
@@ -128,12 +129,13 @@ func Build(cfg Config) (*Site, error) {
 	for _, l := range langs {
 		var index []searchEntry
 		for i, p := range pages[l.Code] {
-			if p == nil {
+			if p == nil || broken.has(p) {
 				continue
 			}
 			b, err := renderPage(tmpl, langs, l, slugs, pages, i)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %v", p.src.file, err)
+				broken.add(p, fmt.Errorf("%s: %v", p.src.file, err))
+				continue
 			}
 			site.Files[p.url] = b
 			index = append(index, p.sections...)
@@ -147,10 +149,25 @@ func Build(cfg Config) (*Site, error) {
 	if err := site.addAssets(cfg.Docs); err != nil {
 		return nil, err
 	}
-	if err := site.checkLinks(); err != nil {
-		return nil, err
+	// A link to a broken page is not checked: the page is not there, and
+	// says why in the list. A page with a broken link is broken.
+	byURL := make(map[string]*page)
+	for _, l := range langs {
+		for _, p := range pages[l.Code] {
+			if p != nil {
+				byURL[p.url] = p
+			}
+		}
 	}
-	return site, nil
+	for name, errs := range site.checkLinks(func(file string) bool { return broken.has(byURL[file]) }) {
+		p := byURL[name]
+		if p == nil {
+			return nil, errors.Join(errs...)
+		}
+		broken.add(p, errors.Join(errs...))
+		delete(site.Files, name)
+	}
+	return site, broken.buildError(langs, pages)
 }
 
 // pageURL is where a page goes: English at the top, other languages in a
