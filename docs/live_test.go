@@ -194,6 +194,24 @@ func (c *liveClient) next(t *testing.T, after string) string {
 	return ""
 }
 
+// ended waits for the stream to end, and fails t if it sends another build
+// or does not end in time.
+func (c *liveClient) ended(t *testing.T) {
+	t.Helper()
+	deadline := time.After(liveTimeout)
+	for {
+		select {
+		case b, ok := <-c.builds:
+			if !ok {
+				return
+			}
+			t.Errorf("the stream sent build %s after the shutdown", b)
+		case <-deadline:
+			t.Fatalf("the event stream did not end in %v after the shutdown", liveTimeout)
+		}
+	}
+}
+
 // get fetches a page of the server at url.
 func get(t *testing.T, client *http.Client, url string) (int, string) {
 	t.Helper()
@@ -275,9 +293,7 @@ func TestLiveReload(t *testing.T) {
 		t.Errorf("%d streams open, want 1", tl.live.streams())
 	}
 	tl.shutdown(t)
-	for b := range stream.builds {
-		t.Errorf("after the shutdown, the stream sent build %s", b)
-	}
+	stream.ended(t)
 	transport.CloseIdleConnections()
 	deadline := time.Now().Add(liveTimeout)
 	for runtime.NumGoroutine() > before {
