@@ -137,11 +137,10 @@ func TestWriteDir(t *testing.T) {
 	}
 }
 
-// TestLiveSiteRebuilds checks that the served guide follows its sources:
-// an edit is served after the next request, and a source that breaks a
-// page is reported in its place while the other pages are served. What the
-// live site says is shown only if the test fails.
-func TestLiveSiteRebuilds(t *testing.T) {
+// copyGuide copies what the guide is built from into a temporary folder,
+// and returns it: a repository whose sources a test may break.
+func copyGuide(t *testing.T) string {
+	t.Helper()
 	root := t.TempDir()
 	if err := os.CopyFS(filepath.Join(root, "docs"), os.DirFS(".")); err != nil {
 		t.Fatal(err)
@@ -151,6 +150,15 @@ func TestLiveSiteRebuilds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return root
+}
+
+// TestLiveSiteRebuilds checks that the served guide follows its sources:
+// an edit is served after the next request, and a source that breaks a
+// page is reported in its place while the other pages are served. What the
+// live site says is shown only if the test fails.
+func TestLiveSiteRebuilds(t *testing.T) {
+	root := copyGuide(t)
 	var log syncBuffer
 	live := &liveSite{root: root, compile: func(context.Context, string) (*site.Browser, error) { return testBrowser() }, log: &log}
 	t.Cleanup(func() {

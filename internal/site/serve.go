@@ -125,6 +125,7 @@ var errorTemplate = template.Must(template.New("error").Parse(`<!DOCTYPE html>
 {{.Head}}<meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
+<link rel="icon" href="data:,">
 <title>{{with .File}}Does not build: {{.}}{{else}}The guide does not build{{end}}</title>
 <link rel="stylesheet" href="/assets/style.css">
 <script src="/assets/site.js" defer></script>
