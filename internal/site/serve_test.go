@@ -4,8 +4,10 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 func TestHandler(t *testing.T) {
@@ -117,5 +119,36 @@ func TestServeBuildWhole(t *testing.T) {
 	h.ServeHTTP(w, httptest.NewRequest("GET", "/assets/style.css", nil))
 	if w.Code != http.StatusOK {
 		t.Errorf("GET /assets/style.css = %d, want the theme's style sheet", w.Code)
+	}
+}
+
+// TestBuildBrokenSources checks the pages whose files do not read: an
+// English page listed in pages.txt without its file, and a translation
+// without front matter are left out, named by their files, while the
+// other pages, their menus included, are built.
+func TestBuildBrokenSources(t *testing.T) {
+	docs := testDocs(t, en("index", "See [other](other.html).\n"), en("other", "Other.\n"))
+	docs["pages.txt"] = &fstest.MapFile{Data: []byte("index\nghost\nother\n")}
+	docs["lang/fr.json"] = &fstest.MapFile{Data: docs["lang/en.json"].Data}
+	docs["other/fr.md"] = &fstest.MapFile{Data: []byte("Autre, sans front matter.\n")}
+	s, err := Build(Config{Root: testRoot(t), Docs: docs})
+	var be *BuildError
+	if !errors.As(err, &be) || s == nil {
+		t.Fatalf("Build = %v; want a site and a *BuildError", err)
+	}
+	var got []string
+	for _, p := range be.Pages {
+		got = append(got, p.File+" "+p.URL)
+	}
+	if want := []string{"ghost/en.md ghost.html", "other/fr.md fr/other.html"}; !slices.Equal(got, want) {
+		t.Errorf("broken pages %q, want %q:\n%v", got, want, err)
+	}
+	if !strings.Contains(err.Error(), "other/fr.md: no front matter") {
+		t.Errorf("Build: %v, want the translation's problem named", err)
+	}
+	for _, name := range []string{"index.html", "other.html"} {
+		if page := string(s.Files[name]); !strings.Contains(page, `href="ghost.html"`) {
+			t.Errorf("%s does not list the broken page in its menu:\n%.300s", name, page)
+		}
 	}
 }
