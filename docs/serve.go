@@ -186,9 +186,9 @@ func (l *liveSite) unsubscribe(ch chan string) {
 	delete(l.subs, ch)
 }
 
-// publish makes build the current build and tells every open stream, and
-// returns how many there are. A stream that has not yet sent the build
-// before is told only the newest.
+// publish makes build the current build and tells every open stream; it
+// returns how many there are. A stream still sending the previous build's
+// name when the next comes sends only the newest.
 func (l *liveSite) publish(build string) int {
 	l.subsMu.Lock()
 	defer l.subsMu.Unlock()
