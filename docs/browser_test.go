@@ -86,46 +86,11 @@ func docsWithTestLanguage(t *testing.T) fs.FS {
 // -crawl=all (see crawlFlag). Its subtests run in parallel in the tabs of
 // one browser.
 func TestBrowser(t *testing.T) {
-	exe := findChromium()
-	if exe == "" {
-		t.Skip("no Chromium or Chrome on PATH: the browser test needs one (.ci/run installs Debian's chromium)")
-	}
-	if testing.Short() {
-		t.Skip("the browser test is slow; skipped in -short mode")
-	}
+	ctx, started := startBrowser(t, browserTimeout)
 	root, err := filepath.Abs(testRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), browserTimeout)
-	defer cancel()
-	ctx, cancel = chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(exe),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		// The subtests run side by side, each in a tab of its own: a tab in
-		// the background must run as fast as one in front.
-		chromedp.Flag("disable-background-timer-throttling", true),
-		chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.Flag("disable-backgrounding-occluded-windows", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	)
-	defer cancel()
-	ctx, cancel = chromedp.NewContext(ctx)
-	defer cancel()
-	// Start the browser while the sites build, and stop at once if it does
-	// not start. A chromedp context whose browser failed to start must not
-	// be used again: chromedp v0.23.0 then starts a second browser on the same
-	// context, and when both have exited it closes the context's
-	// "allocated" channel twice (panic: close of closed channel, in
-	// ExecAllocator.Allocate). The test used to start the browser from
-	// chromedp.Console, which yields that error to a goroutine that dropped
-	// it, so a slow start on a busy machine panicked the next call.
-	started := make(chan error, 1)
-	go func() { started <- chromedp.Do(ctx) }()
 	// The static build is the one the other tests share: build it meanwhile.
 	go builtSite()
 
@@ -156,7 +121,7 @@ func TestBrowser(t *testing.T) {
 	}
 
 	if err := <-started; err != nil {
-		t.Fatalf("starting %s: %v", exe, err)
+		t.Fatalf("starting the browser: %v", err)
 	}
 	pool := newTabs(ctx, runtime.GOMAXPROCS(0))
 
@@ -566,6 +531,50 @@ func TestBrowser(t *testing.T) {
 		})
 	})
 	t.Run("links", func(t *testing.T) { links.check(t, srv.URL) })
+}
+
+// startBrowser starts headless Chromium for t, for at most timeout, and
+// returns its context, which ends with t, and the channel that says whether
+// it started. It skips t where there is no Chromium, and in -short mode.
+func startBrowser(t *testing.T, timeout time.Duration) (context.Context, <-chan error) {
+	t.Helper()
+	exe := findChromium()
+	if exe == "" {
+		t.Skip("no Chromium or Chrome on PATH: the browser test needs one (.ci/run installs Debian's chromium)")
+	}
+	if testing.Short() {
+		t.Skip("the browser test is slow; skipped in -short mode")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
+	ctx, cancel = chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(exe),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		// The subtests run side by side, each in a tab of its own: a tab in
+		// the background must run as fast as one in front.
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	t.Cleanup(cancel)
+	ctx, cancel = chromedp.NewContext(ctx)
+	t.Cleanup(cancel)
+	// Start the browser while the caller builds its sites, and stop at once
+	// if it does not start. A chromedp context whose browser failed to
+	// start must not be used again: chromedp v0.23.0 then starts a second
+	// browser on the same context, and when both have exited it closes the
+	// context's "allocated" channel twice (panic: close of closed channel,
+	// in ExecAllocator.Allocate). The test used to start the browser from
+	// chromedp.Console, which yields that error to a goroutine that
+	// dropped it, so a slow start on a busy machine panicked the next call.
+	started := make(chan error, 1)
+	go func() { started <- chromedp.Do(ctx) }()
+	return ctx, started
 }
 
 // clickAndTime returns a script that clicks the Run button of the figure

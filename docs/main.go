@@ -17,8 +17,17 @@
 // inside the page, and shows the live responses beside the pinned ones; any
 // request can be edited and sent again. The static site and the served one
 // are the same files, so this works from any static host and from file://,
-// offline. The served guide is rebuilt when its sources change, so a
-// refresh shows an edit.
+// offline.
+//
+// The served guide is rebuilt as soon as its sources change (a page under
+// docs/, a pin under testdata/scripts/, a chapter, which is compiled for the
+// browser again), and every open page then reloads itself where it was:
+// save a file and look. The served pages learn of each build from a stream
+// of server-sent events, and reconnect when the server restarts; the static
+// site has none of that and opens no connection. A page that does not build
+// shows, in its place, the file, the problem and the fix, and turns into
+// the page once fixed; the other pages are served as usual. "go run ./docs
+// build" fails until every page builds.
 //
 // The first run is slow: it compiles this command and every chapter for the
 // browser, and says so as it goes. Later runs reuse Go's build cache.
@@ -115,32 +124,49 @@ func fileExists(name string) bool {
 }
 
 // serve serves the guide with Run buttons until interrupted, rebuilding it
-// when its sources change.
+// when its sources change and reloading its open pages.
 func serve(root, addr string) error {
-	live := &liveSite{root: root}
-	if _, err := live.current(); err != nil {
-		return err
-	}
 	addr, err := mcp.HTTPAddr(addr) // a bare port means loopback, as for the chapters
 	if err != nil {
 		return err
 	}
+	live := &liveSite{root: root}
+	live.current() // the first build, before the first page is asked for
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("Serving the guide at http://%s/ (Ctrl-C to stop)\n", ln.Addr())
-	srv := &http.Server{Handler: live}
+	fmt.Printf("Serving the guide at http://%s/ (Ctrl-C to stop); open pages reload after an edit.\n", ln.Addr())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	return serveLive(ctx, ln, live)
+}
+
+// serveLive serves live on ln, rebuilding it as soon as its sources change,
+// until ctx is done; then it shuts the server down, ending the pages' event
+// streams, which it would wait for otherwise.
+func serveLive(ctx context.Context, ln net.Listener, live *liveSite) error {
+	srv := &http.Server{Handler: live}
+	srv.RegisterOnShutdown(live.closeStreams)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	watching := make(chan struct{})
+	go func() {
+		live.watch(ctx)
+		close(watching)
+	}()
+	shutdown := make(chan error, 1)
 	go func() {
 		<-ctx.Done()
-		srv.Shutdown(context.Background())
+		shutdown <- srv.Shutdown(context.Background())
 	}()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
+	err := srv.Serve(ln)
+	cancel()
+	<-watching
+	if serr := <-shutdown; errors.Is(err, http.ErrServerClosed) {
+		err = serr
 	}
-	return nil
+	return err
 }
 
 // build writes the static site.

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -15,7 +17,7 @@ import (
 )
 
 // watched are the folders whose files the guide is built from: when one of
-// them changes, the served guide is rebuilt before the next page is served.
+// them changes, the served guide is rebuilt and its open pages reload.
 // compiled are those the chapters' browser modules are compiled from: when
 // one of them changes, the modules are compiled again too.
 var (
@@ -23,65 +25,96 @@ var (
 	compiled = []string{"chapters", "mcp", "internal", "go.mod"}
 )
 
+// The live reload: how often the watcher looks at the sources, where the
+// served pages listen for new builds, and how soon a page reconnects once
+// its server is gone (restarted, say).
+const (
+	watchInterval = 200 * time.Millisecond
+	livePath      = "/_live"
+	reconnect     = 500 * time.Millisecond
+)
+
 // liveSite serves the guide as it is on disk: it rebuilds the site when a
-// source changed since the last build.
+// source changed since the last build, serves every page that builds and,
+// in place of one that does not, what is wrong with it; and it tells the
+// open pages when there is a new build, so that they reload.
+//
+// Each page it serves carries a <meta name="live-reload"> naming its build;
+// the theme's script then listens on livePath, a stream of server-sent
+// events that sends the current build's name when a page connects and
+// whenever the guide is rebuilt, and reloads the page when the name
+// differs from its own. The static build has no such element: its pages
+// open no connection.
 type liveSite struct {
 	root string
 	// compile compiles the chapters for the browser; nil means
-	// compileBrowser, saying what it does on stdout.
+	// compileBrowser, saying what it does on log.
 	compile func(ctx context.Context, root string) (*site.Browser, error)
+	// log is where it says what it does and what does not build; nil means
+	// os.Stderr.
+	log io.Writer
 
 	mu           sync.Mutex
 	stamp        string // newest modification time and number of the sources
 	compileStamp string // the same for the modules' sources
 	browser      *site.Browser
 	handler      http.Handler
-	err          error
+
+	// subs are the open event streams, each waiting for the next build's
+	// name; build is the current one's.
+	subsMu sync.Mutex
+	subs   map[chan string]bool
+	build  string
+
+	closeOnce sync.Once
+	closed    chan struct{} // closed by closeStreams
 }
 
 func (l *liveSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h, err := l.current()
-	if err != nil {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.WriteHeader(http.StatusInternalServerError)
-		fmt.Fprintf(w, "<!DOCTYPE html><title>The guide does not build</title><h1>The guide does not build</h1><pre>%s</pre>",
-			template.HTMLEscapeString(err.Error()))
+	if r.URL.Path == livePath {
+		l.events(w, r)
 		return
 	}
-	h.ServeHTTP(w, r)
+	l.current().ServeHTTP(w, r)
 }
 
-// current returns the handler of an up-to-date build, or why there is none.
-func (l *liveSite) current() (http.Handler, error) {
+// current returns the handler of an up-to-date build, rebuilding the guide
+// if a source changed since the last build.
+func (l *liveSite) current() http.Handler {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	stamp := l.sourcesStamp(watched)
 	if stamp == l.stamp { // sourcesStamp is never "", so the first call builds
-		return l.handler, l.err
+		return l.handler
 	}
-	if l.stamp != "" {
-		fmt.Println("Sources changed; rebuilding the guide.")
-	}
+	start, again := time.Now(), l.stamp != ""
 	l.stamp = stamp
-	s, err := l.build()
-	if err != nil {
-		l.handler, l.err = nil, err
-		fmt.Fprintf(os.Stderr, "the guide does not build:\n%v\n", err)
-		return nil, err
+	s, err := l.rebuild()
+	var pages *site.BuildError
+	switch {
+	case errors.As(err, &pages):
+		l.logf("%d page(s) do not build: each shows why in its place, and the others are served.\n%v\n", len(pages.URLs()), err)
+	case err != nil:
+		s = site.ThemeAssets(os.DirFS(filepath.Join(l.root, "docs")))
+		l.logf("the guide does not build:\n%v\n", err)
 	}
-	l.handler, l.err = site.Handler(s), nil
-	return l.handler, nil
+	meta := fmt.Sprintf(`<meta name="live-reload" content="%s">`, template.HTMLEscapeString(stamp))
+	l.handler = site.ServeBuild(s, err, template.HTML(meta))
+	if n := l.publish(stamp); again {
+		l.logf("Sources changed; rebuilt the guide in %.1fs and told %d open page(s) to reload.\n", time.Since(start).Seconds(), n)
+	}
+	return l.handler
 }
 
-// build compiles the modules again if their sources changed, and renders
+// rebuild compiles the modules again if their sources changed, and renders
 // the guide.
-func (l *liveSite) build() (*site.Site, error) {
+func (l *liveSite) rebuild() (*site.Site, error) {
 	ctx := context.Background()
 	if stamp := l.sourcesStamp(compiled); stamp != l.compileStamp || l.browser == nil {
 		compile := l.compile
 		if compile == nil {
 			compile = func(ctx context.Context, root string) (*site.Browser, error) {
-				return compileBrowser(ctx, root, os.Stdout)
+				return compileBrowser(ctx, root, l.out())
 			}
 		}
 		b, err := compile(ctx, l.root)
@@ -92,6 +125,114 @@ func (l *liveSite) build() (*site.Site, error) {
 	}
 	return site.Build(config(l.root, l.browser))
 }
+
+// watch rebuilds the guide as soon as its sources change, so that the open
+// pages reload, until ctx is done.
+func (l *liveSite) watch(ctx context.Context) {
+	tick := time.NewTicker(watchInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			l.current()
+		}
+	}
+}
+
+// events serves the stream of build names to one page, until the page goes
+// or closeStreams is called.
+func (l *liveSite) events(w http.ResponseWriter, r *http.Request) {
+	ch, build := l.subscribe()
+	defer l.unsubscribe(ch)
+	rc := http.NewResponseController(w)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	fmt.Fprintf(w, "retry: %d\n\n", reconnect.Milliseconds())
+	for {
+		if build != "" {
+			fmt.Fprintf(w, "event: build\ndata: %s\n\n", build)
+		}
+		if err := rc.Flush(); err != nil {
+			return
+		}
+		select {
+		case build = <-ch:
+		case <-r.Context().Done():
+			return
+		case <-l.closing():
+			return
+		}
+	}
+}
+
+// subscribe opens a stream: it returns the channel of the next builds'
+// names and the current one's.
+func (l *liveSite) subscribe() (chan string, string) {
+	l.subsMu.Lock()
+	defer l.subsMu.Unlock()
+	if l.subs == nil {
+		l.subs = make(map[chan string]bool)
+	}
+	ch := make(chan string, 1)
+	l.subs[ch] = true
+	return ch, l.build
+}
+
+func (l *liveSite) unsubscribe(ch chan string) {
+	l.subsMu.Lock()
+	defer l.subsMu.Unlock()
+	delete(l.subs, ch)
+}
+
+// publish makes build the current build and tells every open stream; it
+// returns how many there are. A stream still sending the previous build's
+// name when the next comes sends only the newest.
+func (l *liveSite) publish(build string) int {
+	l.subsMu.Lock()
+	defer l.subsMu.Unlock()
+	l.build = build
+	for ch := range l.subs {
+		select {
+		case <-ch:
+		default:
+		}
+		ch <- build
+	}
+	return len(l.subs)
+}
+
+// streams returns how many event streams are open.
+func (l *liveSite) streams() int {
+	l.subsMu.Lock()
+	defer l.subsMu.Unlock()
+	return len(l.subs)
+}
+
+// closeStreams ends every event stream, now and later: the server's
+// Shutdown waits for its handlers, and a stream's would not end by itself.
+func (l *liveSite) closeStreams() { l.closeOnce.Do(func() { close(l.closing()) }) }
+
+// closing returns the channel closeStreams closes.
+func (l *liveSite) closing() chan struct{} {
+	l.subsMu.Lock()
+	defer l.subsMu.Unlock()
+	if l.closed == nil {
+		l.closed = make(chan struct{})
+	}
+	return l.closed
+}
+
+// out is where the live site reports.
+func (l *liveSite) out() io.Writer {
+	if l.log == nil {
+		return os.Stderr
+	}
+	return l.log
+}
+
+func (l *liveSite) logf(format string, args ...any) { fmt.Fprintf(l.out(), format, args...) }
 
 // sourcesStamp summarizes the files in dirs: the newest modification time
 // and how many there are, so that an edit, a new file and a removal all

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/mcpbookshop/guide/internal/site"
 )
@@ -138,10 +137,10 @@ func TestWriteDir(t *testing.T) {
 	}
 }
 
-// TestLiveSiteRebuilds checks that the served guide follows its sources:
-// an edit is served after the next request, and a source that breaks the
-// build is reported instead of the page.
-func TestLiveSiteRebuilds(t *testing.T) {
+// copyGuide copies what the guide is built from into a temporary folder,
+// and returns it: a repository whose sources a test may break.
+func copyGuide(t *testing.T) string {
+	t.Helper()
 	root := t.TempDir()
 	if err := os.CopyFS(filepath.Join(root, "docs"), os.DirFS(".")); err != nil {
 		t.Fatal(err)
@@ -151,12 +150,28 @@ func TestLiveSiteRebuilds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	live := &liveSite{root: root, compile: func(context.Context, string) (*site.Browser, error) { return testBrowser() }}
-	get := func() (int, string) {
+	return root
+}
+
+// TestLiveSiteRebuilds checks that the served guide follows its sources:
+// an edit is served after the next request, and a source that breaks a
+// page is reported in its place while the other pages are served. What the
+// live site says is shown only if the test fails.
+func TestLiveSiteRebuilds(t *testing.T) {
+	root := copyGuide(t)
+	var log syncBuffer
+	live := &liveSite{root: root, compile: func(context.Context, string) (*site.Browser, error) { return testBrowser() }, log: &log}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the live site said:\n%s", log.String())
+		}
+	})
+	getPage := func(path string) (int, string) {
 		w := httptest.NewRecorder()
-		live.ServeHTTP(w, httptest.NewRequest("GET", "/overview.html", nil))
+		live.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
 		return w.Code, w.Body.String()
 	}
+	get := func() (int, string) { return getPage("/overview.html") }
 	if code, body := get(); code != http.StatusOK || !strings.Contains(body, "The question that decides") {
 		t.Fatalf("first build: %d\n%.200s", code, body)
 	}
@@ -165,22 +180,20 @@ func TestLiveSiteRebuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	edit := func(b []byte) {
-		if err := os.WriteFile(page, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		later := time.Now().Add(time.Second)
-		if err := os.Chtimes(page, later, later); err != nil {
-			t.Fatal(err)
-		}
-	}
+	edit := func(b []byte) { writeSource(t, page, string(b)) }
 	edit(append(src, "\nA sentence added while serving.\n"...))
 	if _, body := get(); !strings.Contains(body, "A sentence added while serving.") {
 		t.Error("an edit is not served")
 	}
 	edit(append(src, "\n:::go chapters/01-tool-errors/main.go nothingByThatName\n"...))
-	if code, body := get(); code != http.StatusInternalServerError || !strings.Contains(body, "no declaration named nothingByThatName") {
-		t.Errorf("a broken build is served as %d\n%.300s", code, body)
+	if code, body := get(); code != http.StatusInternalServerError || !strings.Contains(body, "no declaration named nothingByThatName") || !strings.Contains(body, "<code>docs/overview/en.md</code>") {
+		t.Errorf("a broken page is served as %d\n%.300s", code, body)
+	}
+	// (Its translations show the new English section, so they break with it.)
+	for _, other := range []string{"/index.html", "/tool-errors.html", "/fr/tool-errors.html"} {
+		if code, body := getPage(other); code != http.StatusOK {
+			t.Errorf("with overview/en.md broken, %s is served as %d\n%.300s", other, code, body)
+		}
 	}
 }
 

@@ -146,8 +146,12 @@ func (c *console) watch(ctx context.Context) {
 				return
 			}
 			if m.Type == chromedp.ConsoleError || m.IsException() {
+				text := m.String()
+				if m.URL != "" {
+					text += " (" + m.URL + ")"
+				}
 				c.mu.Lock()
-				c.errs = append(c.errs, m.String())
+				c.errs = append(c.errs, text)
 				c.mu.Unlock()
 			}
 		}

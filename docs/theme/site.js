@@ -7,6 +7,47 @@
   var body = document.body;
   var root = body.dataset.root || "";
 
+  // Live reload, only when go run ./docs serves the page: the server names
+  // the page's build in a meta element, and sends the current build's name
+  // down an event stream when the page connects and after each rebuild. A
+  // page of another build reloads itself, scrolled where it was. Only a
+  // page on screen holds a stream, since a browser opens few connections
+  // to one server; one shown again asks at once. The static site has no
+  // such element and opens no connection.
+  var live = document.querySelector("meta[name=\"live-reload\"]");
+  if (live && window.EventSource) {
+    var scrollKey = "guide-live-reload";
+    var stream = null;
+    window.guideLiveEvents = 0; // the browser test counts them
+    try {
+      var kept = JSON.parse(sessionStorage.getItem(scrollKey) || "null");
+      sessionStorage.removeItem(scrollKey);
+      if (kept && kept.path === location.pathname) { window.scrollTo(kept.x, kept.y); }
+    } catch (e) { /* no storage: the browser's own restoring it is */ }
+    var connect = function () {
+      if (stream || document.hidden) { return; }
+      stream = new EventSource("/_live");
+      stream.addEventListener("build", function (e) {
+        window.guideLiveEvents++;
+        if (e.data === live.content) { return; }
+        disconnect();
+        try {
+          sessionStorage.setItem(scrollKey, JSON.stringify({ path: location.pathname, x: window.scrollX, y: window.scrollY }));
+        } catch (err) { /* reloaded where the browser keeps it */ }
+        location.reload();
+      });
+    };
+    var disconnect = function () {
+      if (stream) { stream.close(); stream = null; }
+    };
+    document.addEventListener("visibilitychange", function () {
+      if (document.hidden) { disconnect(); } else { connect(); }
+    });
+    window.addEventListener("pagehide", disconnect);
+    window.addEventListener("pageshow", connect);
+    connect();
+  }
+
   // Copy buttons on every code block.
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) {

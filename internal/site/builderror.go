@@ -77,3 +77,41 @@ func (e *BuildError) add(d *DocError) {
 	}
 	e.Errors = append(e.Errors, d)
 }
+
+// Page returns the problems of the page at url, a path in the site such as
+// tool-errors.html or fr/tool-errors.html, or nil if that page built: its
+// own, and those of its English page that it shares (Also).
+func (e *BuildError) Page(url string) []*DocError {
+	lang, file := SourceLanguage, url
+	if l, f, ok := strings.Cut(url, "/"); ok {
+		lang, file = l, f
+	}
+	slug, ok := strings.CutSuffix(file, ".html")
+	if !ok {
+		return nil
+	}
+	var errs []*DocError
+	for _, d := range e.Errors {
+		if d.Page == slug && (d.Lang == lang || slices.Contains(d.Also, lang)) {
+			errs = append(errs, d)
+		}
+	}
+	return errs
+}
+
+// URLs returns the paths in the site of the pages that did not build, in
+// the order their problems were found.
+func (e *BuildError) URLs() []string {
+	var urls []string
+	for _, d := range e.Errors {
+		if d.Page == "" {
+			continue
+		}
+		for _, lang := range append([]string{d.Lang}, d.Also...) {
+			if u := pageURL(lang, d.Page); !slices.Contains(urls, u) {
+				urls = append(urls, u)
+			}
+		}
+	}
+	return urls
+}

@@ -50,7 +50,8 @@ func external(link string) bool {
 // page has an id twice. pages maps a page's path in the site to its page,
 // so that a problem names the source and section; a link that every
 // language's page breaks alike is reported once, for the English page.
-func (s *Site) checkLinks(pages map[string]*page, dir string) []*DocError {
+// Links to the pages in broken, which did not build, are not checked.
+func (s *Site) checkLinks(pages map[string]*page, dir string, broken []string) []*DocError {
 	ids := make(map[string][]string)
 	var names []string
 	for name, b := range s.Files {
@@ -104,6 +105,9 @@ func (s *Site) checkLinks(pages map[string]*page, dir string) []*DocError {
 			file := name
 			if target != "" {
 				file = joinURL(name, target)
+			}
+			if slices.Contains(broken, file) {
+				continue
 			}
 			key := "link " + strings.TrimPrefix(file, site) + "#" + anchor
 			if _, ok := s.Files[file]; !ok {

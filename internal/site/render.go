@@ -69,8 +69,12 @@ func renderPage(tmpl *template.Template, langs []*Language, l *Language, slugs [
 		Home: i == 0, TOC: p.headings, Content: p.content,
 	}
 	for j := range slugs {
-		q, lang := pageIn(j)
-		lk := link{Title: q.src.title, Summary: q.src.summary, URL: relative(p.url, q.url), Current: j == i, Lang: lang}
+		var lk link
+		if q, lang := pageIn(j); q != nil {
+			lk = link{Title: q.src.title, Summary: q.src.summary, URL: relative(p.url, q.url), Current: j == i, Lang: lang}
+		} else { // an English page that does not read: listed by its slug
+			lk = link{Title: slugs[j], URL: relative(p.url, pageURL(SourceLanguage, slugs[j])), Lang: SourceLanguage}
+		}
 		if j > 0 {
 			d.Nav = append(d.Nav, lk)
 		}

@@ -65,7 +65,9 @@ type page struct {
 }
 
 // Build renders the whole site. It reports every problem it finds as a
-// [*BuildError]: a directive that does not resolve, a heading without an
+// [*BuildError], returned with the site of every page that did build (so
+// that a server can serve those, and the error in place of the others);
+// any other error comes with no site. The problems: a directive that does not resolve, a heading without an
 // id, a section of a translation, current with its English, whose
 // headings, directives, code or links differ from the English section's,
 // a broken link or anchor. A translation behind its English page is not a
@@ -114,6 +116,8 @@ func Build(cfg Config) (*Site, error) {
 			if l.Code != SourceLanguage {
 				en := pages[SourceLanguage][i]
 				if en == nil || en.doc == nil {
+					b.errs.add(&DocError{File: path.Join(b.dir, p.src.file), Page: p.slug(), Lang: l.Code,
+						Err: "not built: its English page does not build (fix that first)", key: "no English"})
 					continue
 				}
 				b.compose(md, p, en)
@@ -121,10 +125,6 @@ func Build(cfg Config) (*Site, error) {
 			b.render(md, res, p, pages[SourceLanguage][i], l.UI, langs[0].UI, fallback(l.Code, slugs, pages[l.Code]))
 		}
 	}
-	if len(b.errs.Errors) > 0 {
-		return nil, b.errs
-	}
-
 	site.Transcripts = res.transcripts
 	tmpl, err := loadTemplate(cfg.Docs)
 	if err != nil {
@@ -133,12 +133,13 @@ func Build(cfg Config) (*Site, error) {
 	for _, l := range langs {
 		var index []searchEntry
 		for i, p := range pages[l.Code] {
-			if p == nil {
+			if p == nil || b.errs.Page(p.url) != nil {
 				continue
 			}
 			out, err := renderPage(tmpl, langs, l, slugs, pages, i)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %v", p.src.file, err)
+				b.fail(p, "", err.Error())
+				continue
 			}
 			site.Files[p.url] = out
 			index = append(index, p.sections...)
@@ -152,11 +153,15 @@ func Build(cfg Config) (*Site, error) {
 	if err := site.addAssets(cfg.Docs); err != nil {
 		return nil, err
 	}
-	for _, e := range site.checkLinks(byURL, b.dir) {
+	broken := b.errs.URLs()
+	for _, e := range site.checkLinks(byURL, b.dir, broken) {
 		b.errs.add(e)
 	}
 	if len(b.errs.Errors) > 0 {
-		return nil, b.errs
+		for _, url := range b.errs.URLs() {
+			delete(site.Files, url)
+		}
+		return site, b.errs
 	}
 	return site, nil
 }
