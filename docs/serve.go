@@ -29,7 +29,7 @@ var (
 // served pages listen for new builds, and how soon a page reconnects once
 // its server is gone (restarted, say).
 const (
-	watchInterval = 200 * time.Millisecond
+	watchInterval = 100 * time.Millisecond
 	livePath      = "/_live"
 	reconnect     = 500 * time.Millisecond
 )

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 )
@@ -109,7 +110,12 @@ func searchTokens(text string) []string {
 			r -= '！' - '!'
 		}
 		if isWordRune(r) {
-			run = append(run, unicode.ToLower(r))
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			} else if r >= utf8.RuneSelf {
+				r = unicode.ToLower(r)
+			}
+			run = append(run, r)
 			continue
 		}
 		flush()
@@ -122,6 +128,9 @@ func searchTokens(text string) []string {
 // digit, or a zero-width (non-)joiner, which Indic scripts write inside
 // words.
 func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf { // most of every page, even in other scripts
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
 	return unicode.In(r, unicode.L, unicode.M, unicode.N) || r == '\u200c' || r == '\u200d'
 }
 
@@ -129,5 +138,8 @@ func isWordRune(r rune) bool {
 // hiragana, katakana (with its prolonged sound mark, which Unicode counts
 // as common to both kana) and Hangul.
 func isCJK(r rune) bool {
+	if r < '\u1100' { // below Hangul Jamo, the first of these scripts
+		return false
+	}
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || r == 'ー'
 }
