@@ -78,19 +78,20 @@
 // takes are written for speed instead, each fenced by a test that compares
 // it with the plain way it replaces, and timed by a benchmark whose comment
 // gives the figures measured when it was written. A change to one of them
-// keeps its tests passing and compares its benchmark before and after
-// (with benchstat, over several runs: single figures on a shared machine
-// swing). BenchmarkToolsCall and BenchmarkResourcesRead time a whole call
+// keeps its tests passing and compares its benchmark before and after,
+// over several runs each, as single figures on a busy machine swing.
+// BenchmarkToolsCall and BenchmarkResourcesRead time a whole call
 // in process; the benchmarks of parts_bench_test.go show where its time
 // goes, and BenchmarkHTTPFloor sets the HTTP server beside a plain
 // net/http handler.
 //
 //   - Results written by hand (encode.go): the results sent most often, a
 //     tool result without structured content, a resource read and an
-//     [Error], are appended to the response line directly, as
-//     encoding/json's reflection would cost more than the rest of a small
-//     call. Held by TestAppendJSONMatchesEncodingJSON, FuzzAppendResult,
-//     and TestAppendResultWritesEveryField, which sets every field of those
+//     [Error], are appended to the response line directly: one of them
+//     ends almost every call, and encoding/json's reflection was the
+//     largest part of encoding it. Held by
+//     TestAppendJSONMatchesEncodingJSON, FuzzAppendResult, and
+//     TestAppendResultWritesEveryField, which sets every field of those
 //     types by reflection, so that a field added to one later fails the
 //     test until appendResult writes it; timed by BenchmarkAppendResult
 //     and BenchmarkEncodeResult.
