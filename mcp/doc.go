@@ -80,10 +80,10 @@
 // gives the figures measured when it was written. A change to one of them
 // keeps its tests passing and compares its benchmark before and after,
 // over several runs each, as single figures on a busy machine swing.
-// BenchmarkToolsCall and BenchmarkResourcesRead time a whole call
-// in process; the benchmarks of parts_bench_test.go show where its time
-// goes, and BenchmarkHTTPFloor sets the HTTP server beside a plain
-// net/http handler.
+// BenchmarkToolsCall and BenchmarkResourcesRead time a whole call in
+// process; the benchmarks of parts_bench_test.go show where its time goes,
+// and BenchmarkHTTPFloor sets the HTTP server beside a plain net/http
+// handler.
 //
 //   - Results written by hand (encode.go): the results sent most often, a
 //     tool result without structured content, a resource read and an
