@@ -1,6 +1,25 @@
 // Package mcp is a small Model Context Protocol server core, written to teach
 // how an MCP server reports failure.
 //
+// A server is a name and a version, its tools and resources, and a call to
+// [Main]:
+//
+//	s := mcp.NewServer("Bookshop", "1.0.0", nil)
+//	mcp.AddTool(s, mcp.Tool{Name: "get_author", Description: "Look up the author of a book."},
+//		func(ctx context.Context, args struct {
+//			Title string `json:"title"`
+//		}) (string, error) {
+//			if args.Title != "Dune" {
+//				return "", fmt.Errorf("No book titled '%s' in the catalog.", args.Title)
+//			}
+//			return "Frank Herbert", nil
+//		})
+//	mcp.Main(s)
+//
+// The model that calls get_author with "Nothing" reads "Error executing
+// tool get_author: No book titled 'Nothing' in the catalog." and can try
+// again; the example of the package shows both answers on the wire.
+//
 // A [Server] holds tools and resources and speaks JSON-RPC 2.0 to one client
 // per connection: one message per line over stdio ([Server.Serve], [Main]) or
 // any reader and writer pair, or Streamable HTTP ([Server.HTTPHandler],
@@ -52,4 +71,81 @@
 // *[PanicError], an *[ArgumentsError], or the *[Error] sent. The errors the
 // server sends are one table, in errortable.go: each with its code,
 // message, data, HTTP status and log level.
+//
+// # Speed
+//
+// Most of the core is written the plain way. A few paths that every call
+// takes are written for speed instead, each fenced by a test that compares
+// it with the plain way it replaces, and timed by a benchmark whose comment
+// gives the figures measured when it was written. A change to one of them
+// keeps its tests passing and compares its benchmark before and after,
+// over several runs each, as single figures on a busy machine swing.
+// BenchmarkToolsCall and BenchmarkResourcesRead time a whole call in
+// process; the benchmarks of parts_bench_test.go show where its time goes,
+// and BenchmarkHTTPFloor sets the HTTP server beside a plain net/http
+// handler.
+//
+//   - Results written by hand (encode.go): the results sent most often, a
+//     tool result without structured content, a resource read and an
+//     [Error], are appended to the response line directly: one of them
+//     ends almost every call, and encoding/json's reflection was the
+//     largest part of encoding it. Held by
+//     TestAppendJSONMatchesEncodingJSON, FuzzAppendResult, and
+//     TestAppendResultWritesEveryField, which sets every field of those
+//     types by reflection, so that a field added to one later fails the
+//     test until appendResult writes it; timed by BenchmarkAppendResult
+//     and BenchmarkEncodeResult.
+//   - Lines scanned without reflection (internal/jsonwire's scan.go): a
+//     plain request line is scanned in one pass into the message, its
+//     params and its arguments; any other line is left to the decoder
+//     below. Held by TestScanMessageMatchesUnmarshal, FuzzScanMessage and
+//     FuzzServeLines; timed by BenchmarkDecode.
+//   - encoding/json's behaviour from a faster engine (jsonwire.Unmarshal):
+//     the lines the scanner leaves, and a tool's arguments, are decoded by
+//     go-json-experiment/json in its encoding/json mode, and again by
+//     encoding/json only when that fails, for its error texts. Held by
+//     TestUnmarshalMatchesEncodingJSON and FuzzUnmarshal; timed by
+//     BenchmarkUnmarshalEngines.
+//   - Arguments checked as scanned (internal/schema): the schema checker
+//     reads the arguments the scanner already holds, instead of decoding
+//     them a second time into any. Held by TestScanValueMatchesEncodingJSON,
+//     FuzzScanValue, TestSchemaMessages and FuzzToolArguments; timed by
+//     BenchmarkSchemaCheck.
+//   - Handlers run by the reader (stream.go's conn, internal/handoff): the
+//     goroutine reading a stream runs each handler itself, instead of
+//     starting a goroutine per call, and hands reading over to a new
+//     goroutine when a handler outlasts handoffDelay. Held by
+//     TestHandsOverALongHandler, TestOneReaderAtATime,
+//     TestServeHandoffUnderLoad and TestServeCancelAfterQuickCalls; timed
+//     by BenchmarkServeLine.
+//   - Lines read in place (internal/linereader): a line that fits the read
+//     buffer is served from it, without a copy. Held by its TestNext,
+//     TestServeLineTooLong and TestServeLineWithinLimit; it has no
+//     benchmark of its own (TestSoakStdio, run with -soak, bounds its
+//     memory).
+//   - Log lines gathered (internal/logbuf): the default logger's lines are
+//     written together, a few milliseconds apart, instead of a system call
+//     each, which would cost as much as the reply. Held by
+//     TestWriterGathersLines, TestWriterFlushesAfterTheDelay and
+//     TestServeFlushesTheDefaultLog; timed by BenchmarkHTTPFloor's
+//     toolError, whose server logs through it.
+//   - Recycled buffers (jsonrpc.go's bufPool, internal/httpbody): response
+//     lines and HTTP request bodies are built in pooled buffers. Held by
+//     httpbody's TestRead and the HTTP tests; timed by
+//     BenchmarkEncodeResult and BenchmarkHTTPFloor.
+//   - The usual headers taken whole (http_check.go's checkMedia): the
+//     Accept and Content-Type that clients send are compared as they are
+//     before any parsing. Held by TestHTTPAllowed and TestHTTPErrorPaths;
+//     timed by BenchmarkHTTPFloor.
+//   - Error texts filled in one allocation (internal/placeholder's
+//     FillText). Held by TestFillText; timed by BenchmarkToolsCall's
+//     toolError.
+//   - URI templates matched by a compiled scan (internal/urimatch), for the
+//     simple templates servers usually register; the template library
+//     matches the rest. Held by TestTemplateMatchAsTheLibrary,
+//     FuzzTemplateMatch and FuzzURITemplate; timed by
+//     BenchmarkTemplateMatch and BenchmarkResourcesRead.
+//   - Startup: tool names are checked without a regular expression, which
+//     every program would compile (TestValidToolName), and a tool's schemas
+//     are marshalled by the first tools/list, not by [AddTool].
 package mcp

@@ -10,9 +10,10 @@ import (
 
 // The results sent most often are encoded here without reflection, byte
 // for byte as encoding/json encodes them with HTML escaping off
-// (TestAppendJSONMatchesEncodingJSON); on chapter 01's result that takes
-// a fifth of encoding/json's time (BenchmarkAppendResult). Anything else, a structured tool result
-// included, is left to encoding/json.
+// (TestAppendJSONMatchesEncodingJSON, and TestAppendResultWritesEveryField
+// for a field added to a result type later; BenchmarkAppendResult times
+// it). Anything else, a structured tool result included, is left to
+// encoding/json. See "Speed" in the package documentation.
 
 // appendResult appends the JSON of result to b and reports true, or
 // reports false when result is not a type encoded here.

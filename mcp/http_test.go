@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -92,7 +93,13 @@ func newHTTPRequest(t *testing.T, ctx context.Context, method, url, body string,
 // httpSend sends a request made by newHTTPRequest and reads the response.
 func httpSend(t *testing.T, method, url, body string, hdr map[string]string) httpResponse {
 	t.Helper()
-	resp, err := http.DefaultClient.Do(newHTTPRequest(t, context.Background(), method, url, body, hdr))
+	return httpSendVia(t, http.DefaultClient, method, url, body, hdr)
+}
+
+// httpSendVia is httpSend through the client hc.
+func httpSendVia(t *testing.T, hc *http.Client, method, url, body string, hdr map[string]string) httpResponse {
+	t.Helper()
+	resp, err := hc.Do(newHTTPRequest(t, context.Background(), method, url, body, hdr))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,30 +349,46 @@ func TestHTTPLegacySession(t *testing.T) {
 	}
 }
 
+// TestHTTPSessionLimits runs in a synctest bubble, whose clock moves only
+// when every goroutine in it waits: the sessions expire when the test
+// says, however busy the machine.
 func TestHTTPSessionLimits(t *testing.T) {
-	const idle = 100 * time.Millisecond
-	s := newHTTPTestServer(nil, nil)
-	h := s.HTTPHandler(&HTTPOptions{MaxSessions: 2, SessionIdleTimeout: idle})
-	ts := httptest.NewServer(h)
-	defer ts.Close()
+	synctest.Test(t, func(t *testing.T) {
+		const idle = 100 * time.Millisecond
+		s := newHTTPTestServer(nil, nil)
+		h := s.HTTPHandler(&HTTPOptions{MaxSessions: 2, SessionIdleTimeout: idle})
+		open := func() string {
+			t.Helper()
+			r := handlerSend(t, h, "POST", httpInit, nil)
+			id := r.header.Get("Mcp-Session-Id")
+			if r.status != http.StatusOK || id == "" {
+				t.Fatalf("initialize: status %d, session id %q, body %s", r.status, id, r.body)
+			}
+			return id
+		}
 
-	first := httpInitSession(t, ts.URL)
-	httpInitSession(t, ts.URL)
-	r := httpSend(t, "POST", ts.URL, httpInit, nil)
-	if r.status != http.StatusServiceUnavailable || r.header.Get("Retry-After") == "" || !strings.Contains(r.body, "too many open sessions") {
-		t.Errorf("initialize over the cap: %d %s, Retry-After %q; want 503", r.status, r.body, r.header.Get("Retry-After"))
-	}
-	time.Sleep(2 * idle)
-	third := httpInitSession(t, ts.URL) // the expired sessions make room
-	if n := h.(*httpHandler).sessions.len(); n != 1 {
-		t.Errorf("%d sessions held after the sweep, want 1", n)
-	}
-	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, map[string]string{"Mcp-Session-Id": first}); r.status != http.StatusNotFound {
-		t.Errorf("expired session: %d %s, want 404", r.status, r.body)
-	}
-	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, map[string]string{"Mcp-Session-Id": third}); r.status != http.StatusOK {
-		t.Errorf("live session: %d %s, want 200", r.status, r.body)
-	}
+		first := open()
+		open()
+		r := handlerSend(t, h, "POST", httpInit, nil)
+		if r.status != http.StatusServiceUnavailable || r.header.Get("Retry-After") == "" || !strings.Contains(r.body, "too many open sessions") {
+			t.Errorf("initialize over the cap: %d %s, Retry-After %q; want 503", r.status, r.body, r.header.Get("Retry-After"))
+		}
+		time.Sleep(idle / 2)
+		if r := handlerSend(t, h, "POST", httpInit, nil); r.status != http.StatusServiceUnavailable {
+			t.Errorf("initialize over the cap, the sessions not yet idle: %d %s; want 503", r.status, r.body)
+		}
+		time.Sleep(idle)
+		third := open() // the expired sessions make room
+		if n := h.(*httpHandler).sessions.len(); n != 1 {
+			t.Errorf("%d sessions held after the sweep, want 1", n)
+		}
+		if r := handlerSend(t, h, "POST", httpLegacyCall, map[string]string{"Mcp-Session-Id": first}); r.status != http.StatusNotFound {
+			t.Errorf("expired session: %d %s, want 404", r.status, r.body)
+		}
+		if r := handlerSend(t, h, "POST", httpLegacyCall, map[string]string{"Mcp-Session-Id": third}); r.status != http.StatusOK {
+			t.Errorf("live session: %d %s, want 200", r.status, r.body)
+		}
+	})
 }
 
 func TestHTTPCancel(t *testing.T) {
@@ -453,35 +476,47 @@ func TestHTTPAddr(t *testing.T) {
 	}
 }
 
+// TestServeStreamableHTTPShutdown runs in a synctest bubble, on a listener
+// in memory: synctest.Wait returns once the shutdown has begun and waits
+// for the request in flight, with nothing left to chance.
 func TestServeStreamableHTTPShutdown(t *testing.T) {
-	started, release := make(chan context.Context, 1), make(chan struct{})
-	s := newHTTPTestServer(started, release)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error)
-	go func() { served <- s.ServeStreamableHTTP(ctx, ln, nil) }()
-	url := fmt.Sprintf("http://%s%s", ln.Addr(), DefaultHTTPPath)
+	synctest.Test(t, func(t *testing.T) {
+		started, release := make(chan context.Context, 1), make(chan struct{})
+		s := newHTTPTestServer(started, release)
+		ln := newPipeListener()
+		hc := &http.Client{Transport: &http.Transport{DialContext: ln.DialContext}}
+		defer hc.CloseIdleConnections()
+		ctx, cancel := context.WithCancel(context.Background())
+		served := make(chan error)
+		go func() { served <- s.ServeStreamableHTTP(ctx, ln, nil) }()
+		url := "http://localhost" + DefaultHTTPPath
 
-	if r := httpSend(t, "POST", "http://"+ln.Addr().String()+"/other", httpList, httpHeaders("tools/list", "")); r.status != http.StatusNotFound {
-		t.Errorf("another path: %d, want 404", r.status)
-	}
-	body := strings.NewReplacer(`"echo"`, `"wait"`, `"arguments":{"text":"hi"},`, "").Replace(httpCall)
-	inflight := make(chan httpResponse)
-	go func() { inflight <- httpSend(t, "POST", url, body, httpHeaders("tools/call", "wait")) }()
-	<-started
-	cancel() // shutdown begins with a request in flight
-	time.Sleep(50 * time.Millisecond)
-	close(release)
-	if r := <-inflight; r.status != 200 || !strings.Contains(r.body, "released") {
-		t.Errorf("in-flight request: %d %s, want it finished", r.status, r.body)
-	}
-	if err := <-served; err != nil {
-		t.Errorf("ServeStreamableHTTP returned %v, want nil", err)
-	}
-	if _, err := http.Post(url, "application/json", bytes.NewReader(nil)); err == nil {
-		t.Error("the server still accepts connections after shutdown")
-	}
+		if r := httpSendVia(t, hc, "POST", "http://localhost/other", httpList, httpHeaders("tools/list", "")); r.status != http.StatusNotFound {
+			t.Errorf("another path: %d, want 404", r.status)
+		}
+		body := strings.NewReplacer(`"echo"`, `"wait"`, `"arguments":{"text":"hi"},`, "").Replace(httpCall)
+		inflight := make(chan httpResponse)
+		go func() { inflight <- httpSendVia(t, hc, "POST", url, body, httpHeaders("tools/call", "wait")) }()
+		<-started
+		cancel() // shutdown begins with a request in flight
+		synctest.Wait()
+		select {
+		case err := <-served:
+			t.Fatalf("ServeStreamableHTTP returned %v with a request in flight", err)
+		case r := <-inflight:
+			t.Fatalf("the request in flight was answered before its handler returned: %d %s", r.status, r.body)
+		default:
+		}
+		close(release)
+		if r := <-inflight; r.status != 200 || !strings.Contains(r.body, "released") {
+			t.Errorf("in-flight request: %d %s, want it finished", r.status, r.body)
+		}
+		if err := <-served; err != nil {
+			t.Errorf("ServeStreamableHTTP returned %v, want nil", err)
+		}
+		synctest.Wait() // the client has seen its kept-alive connection closed
+		if _, err := hc.Post(url, "application/json", bytes.NewReader(nil)); !errors.Is(err, errListenerClosed) {
+			t.Errorf("a request after shutdown: %v, want the listener closed", err)
+		}
+	})
 }

@@ -10,12 +10,11 @@ import (
 	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
 )
 
-// message, params and requestMeta are the decoded message, the union of
-// every method's params, and the _meta keys of a modern request.
+// message and params are the decoded message and the union of every
+// method's params.
 type (
-	message     = jsonwire.Message
-	params      = jsonwire.Params
-	requestMeta = jsonwire.RequestMeta
+	message = jsonwire.Message
+	params  = jsonwire.Params
 )
 
 // decodeError is what decode reports when a line is not a usable message:

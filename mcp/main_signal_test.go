@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,15 +18,23 @@ import (
 const mainEnv = "MCP_TEST_MAIN"
 
 // TestHelperMain is not a test: with mainEnv set, it runs Main with a tool
-// "slow" that says on stderr that it started, then answers after a pause.
+// "slow" that says on stderr that it started, then answers once the
+// process has had SIGTERM, so that it is running when the signal comes
+// (or after signalWait, should the signal never come).
 func TestHelperMain(t *testing.T) {
 	if os.Getenv(mainEnv) == "" {
 		t.Skip("the process of the signal tests")
 	}
 	s := NewServer("signals", "1.0.0", nil)
 	AddTool(s, Tool{Name: "slow"}, func(ctx context.Context, _ struct{}) (string, error) {
+		sigterm := make(chan os.Signal, 1)
+		signal.Notify(sigterm, syscall.SIGTERM) // beside Main's own
+		defer signal.Stop(sigterm)
 		os.Stderr.WriteString("slow: started\n")
-		time.Sleep(200 * time.Millisecond) // still running when the signal comes
+		select {
+		case <-sigterm:
+		case <-time.After(signalWait):
+		}
 		return "done", nil
 	})
 	os.Args = os.Args[:1]

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -116,25 +117,29 @@ func TestServeCancel(t *testing.T) {
 
 // TestServeCancelAfterQuickCalls: a handler that begins while the handoff
 // is still armed for the quick one before it is handed over all the same,
-// and its cancellation, read by the next reader, reaches it.
+// and its cancellation, read by the next reader, reaches it. It runs in a
+// synctest bubble, whose clock moves only when every goroutine in it
+// waits, so the handler begins exactly half a delay after the quick call.
 func TestServeCancelAfterQuickCalls(t *testing.T) {
-	started := make(chan context.Context, 1)
-	s := newBlockingServer(nil, started, nil)
-	c := connect(t, s)
-	for range 20 {
+	synctest.Test(t, func(t *testing.T) {
+		started := make(chan context.Context, 1)
+		s := newBlockingServer(nil, started, nil)
+		c := connect(t, s)
+		for range 20 {
+			wantEchoOK(t, c.call(echoOK))
+		}
+		c.send(echoOK)
+		time.Sleep(handoffDelay / 2)
+		c.send(toolCall("7", "wait", "{}"))
+		ctx := <-started
+		wantEchoOK(t, c.recv())
+		c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
+		waitCancelled(t, ctx, "the handler")
 		wantEchoOK(t, c.call(echoOK))
-	}
-	c.send(echoOK)
-	time.Sleep(handoffDelay / 2)
-	c.send(toolCall("7", "wait", "{}"))
-	ctx := <-started
-	wantEchoOK(t, c.recv())
-	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
-	waitCancelled(t, ctx, "the handler")
-	wantEchoOK(t, c.call(echoOK))
-	if err := c.close(); err != nil {
-		t.Errorf("Serve: %v", err)
-	}
+		if err := c.close(); err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
 }
 
 func TestServeShutdownWaitsForHandlers(t *testing.T) {

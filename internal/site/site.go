@@ -290,12 +290,9 @@ func (b *builder) render(md goldmark.Markdown, res *resolver, p, en *page, ui, e
 // suggestID returns an id for a heading that has none: its words in lower
 // case, joined by "-", or "some-id" if it has no ASCII words.
 func suggestID(heading string) string {
-	var words []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(heading), func(r rune) bool {
+	words := strings.FieldsFunc(strings.ToLower(heading), func(r rune) bool {
 		return (r < 'a' || r > 'z') && (r < '0' || r > '9')
-	}) {
-		words = append(words, w)
-	}
+	})
 	if len(words) == 0 {
 		return "some-id"
 	}

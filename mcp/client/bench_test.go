@@ -7,7 +7,9 @@ import (
 
 // BenchmarkCallTool times one tools/call through a Conn to a server in the
 // same process: encoding the request, the server's whole path, and decoding
-// the result. Run it with
+// the result. When the client's responses were first decoded with the
+// encoding/json-compatible engine of go-json-experiment/json instead of
+// encoding/json, a call went from about 45 allocations to 30. Run it with
 //
 //	go test -run '^$' -bench CallTool -benchmem ./mcp/client/
 func BenchmarkCallTool(b *testing.B) {

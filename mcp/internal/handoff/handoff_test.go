@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -12,6 +13,12 @@ const (
 	testTimeout = 5 * time.Second
 )
 
+// The tests run in a synctest bubble, whose clock moves only when every
+// goroutine in it is blocked: the Watch's timer fires at the instant it is
+// due, however busy the machine, so the tests can say when.
+
+// TestHandsOverALongHandler: a handler is handed over when it has run for
+// the delay, not before, and once.
 func TestHandsOverALongHandler(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -23,93 +30,103 @@ func TestHandsOverALongHandler(t *testing.T) {
 		{"after the timer went idle", 1, 5 * delay},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			took := make(chan struct{}, tc.quick+2)
-			w := New(delay, func() { took <- struct{}{} })
-			for range tc.quick {
-				if !w.End(w.Begin()) { // held up for the delay on a busy machine
-					<-took
+			synctest.Test(t, func(t *testing.T) {
+				took := make(chan struct{}, tc.quick+2)
+				w := New(delay, func() { took <- struct{}{} })
+				for range tc.quick {
+					if !w.End(w.Begin()) {
+						t.Fatal("a handler that took no time was handed over")
+					}
 				}
-			}
-			time.Sleep(tc.pause)
-			run := w.Begin()
-			select {
-			case <-took:
-			case <-time.After(testTimeout):
-				t.Fatal("a handler running past the delay was not handed over")
-			}
-			if w.End(run) {
-				t.Error("End after the handoff: the caller still reads")
-			}
-			select {
-			case <-took:
-				t.Error("one long handler handed over twice")
-			default:
-			}
+				time.Sleep(tc.pause)
+				run := w.Begin()
+				time.Sleep(delay - time.Nanosecond)
+				synctest.Wait()
+				if len(took) != 0 {
+					t.Fatal("a handler was handed over before it had run for the delay")
+				}
+				time.Sleep(time.Nanosecond)
+				synctest.Wait()
+				if len(took) != 1 {
+					t.Fatal("a handler that had run for the delay was not handed over")
+				}
+				if w.End(run) {
+					t.Error("End after the handoff: the caller still reads")
+				}
+				time.Sleep(5 * delay)
+				synctest.Wait()
+				if len(took) != 1 {
+					t.Error("one long handler handed over twice")
+				}
+			})
 		})
 	}
 }
 
 // TestOneReaderAtATime runs a reader that serves a queue of quick and slow
 // handlers with a Watch: each handler runs once, one goroutine at a time
-// reads, and each handoff starts exactly one reader.
+// reads, each slow handler is handed over, and each handoff starts exactly
+// one reader.
 func TestOneReaderAtATime(t *testing.T) {
-	const items = 300
-	var (
-		w         *Watch
-		next      int          // the next item; only the reader touches it
-		reading   atomic.Int32 // goroutines reading now
-		handled   [items]atomic.Int32
-		handlers  sync.WaitGroup
-		takeOvers atomic.Int32
-		lost      atomic.Int32 // Ends that found reading handed over
-		done      = make(chan struct{})
-	)
-	var read func()
-	read = func() {
-		for {
-			if reading.Add(1) != 1 {
-				t.Error("two goroutines read at once")
-			}
-			i := next
-			next++
-			reading.Add(-1)
-			switch {
-			case i == items:
-				close(done)
-				return
-			case i > items:
-				t.Error("a reader started after the last item")
-				return
-			}
-			handlers.Add(1)
-			run := w.Begin()
-			if i%10 == 9 {
-				time.Sleep(2 * delay) // handed over, unless the timer is held up as long
-			}
-			handled[i].Add(1)
-			reader := w.End(run)
-			handlers.Done()
-			if !reader {
-				lost.Add(1)
-				return
+	synctest.Test(t, func(t *testing.T) {
+		const items, slowEvery = 300, 10
+		var (
+			w         *Watch
+			next      int          // the next item; only the reader touches it
+			reading   atomic.Int32 // goroutines reading now
+			handled   [items]atomic.Int32
+			handlers  sync.WaitGroup
+			takeOvers atomic.Int32
+			lost      atomic.Int32 // Ends that found reading handed over
+			done      = make(chan struct{})
+		)
+		read := func() {
+			for {
+				if reading.Add(1) != 1 {
+					t.Error("two goroutines read at once")
+				}
+				i := next
+				next++
+				reading.Add(-1)
+				switch {
+				case i == items:
+					close(done)
+					return
+				case i > items:
+					t.Error("a reader started after the last item")
+					return
+				}
+				handlers.Add(1)
+				run := w.Begin()
+				if i%slowEvery == slowEvery-1 {
+					time.Sleep(2 * delay) // a slow handler
+				}
+				handled[i].Add(1)
+				reader := w.End(run)
+				handlers.Done()
+				if !reader {
+					lost.Add(1)
+					return
+				}
 			}
 		}
-	}
-	w = New(delay, func() { takeOvers.Add(1); read() })
-	go read()
-	select {
-	case <-done:
-	case <-time.After(testTimeout):
-		t.Fatal("reading stopped before the last item")
-	}
-	handlers.Wait()
-	for i := range handled {
-		if n := handled[i].Load(); n != 1 {
-			t.Errorf("item %d handled %d times", i, n)
+		w = New(delay, func() { takeOvers.Add(1); read() })
+		go read()
+		select {
+		case <-done:
+		case <-time.After(testTimeout):
+			t.Fatal("reading stopped before the last item")
 		}
-	}
-	time.Sleep(5 * delay) // a late handoff would show now
-	if n, m := takeOvers.Load(), lost.Load(); n != m {
-		t.Errorf("%d handoffs for %d handlers that lost reading, want as many", n, m)
-	}
+		handlers.Wait()
+		for i := range handled {
+			if n := handled[i].Load(); n != 1 {
+				t.Errorf("item %d handled %d times", i, n)
+			}
+		}
+		time.Sleep(5 * delay) // a late handoff would come by now
+		synctest.Wait()
+		if n, m := takeOvers.Load(), lost.Load(); n != items/slowEvery || m != n {
+			t.Errorf("%d handoffs for %d handlers that lost reading, want %d of each, one for each slow handler", n, m, items/slowEvery)
+		}
+	})
 }
