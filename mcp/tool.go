@@ -104,8 +104,8 @@ func validToolName(name string) bool {
 // An ordinary error from h becomes a tool error: a result with isError set
 // and the text "Error executing tool <name>: <err>". An *[Error] anywhere in
 // its chain becomes the JSON-RPC error instead. AddTool panics if the name is
-// invalid or taken, or if a schema cannot be inferred: both are programming
-// errors, found at startup.
+// invalid or taken, if In is not a struct or map type, or if a schema cannot
+// be inferred: all are programming errors, found at startup.
 func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In) (Out, error)) {
 	if !validToolName(t.Name) {
 		panic(fmt.Sprintf("mcp: invalid tool name %q", t.Name))
@@ -114,8 +114,11 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 		panic(fmt.Sprintf("mcp: tool %q registered twice", t.Name))
 	}
 	in, err := jsonschema.For[In](nil)
-	if err != nil || in.Type != "object" {
-		panic(fmt.Sprintf("mcp: tool %q: arguments must be a struct or map type: %v", t.Name, err))
+	if err != nil {
+		panic(fmt.Sprintf("mcp: tool %q: cannot infer input schema: %v", t.Name, err))
+	}
+	if in.Type != "object" {
+		panic(fmt.Sprintf("mcp: tool %q: arguments must be a struct or map type: got %v", t.Name, reflect.TypeFor[In]()))
 	}
 	var out *jsonschema.Schema // the output schema, if results are structured
 	switch any((*Out)(nil)).(type) {
