@@ -57,6 +57,7 @@ var errorTable = [...]errorRow{
 	errToolError:        {toolResult, "Error executing tool <name>: <err>", "", 200, 200, slog.LevelInfo},
 	errToolPanic:        {toolResult, "Error executing tool <name>", "", 200, 200, slog.LevelError},
 	errInvalidArguments: {toolResult, "Error executing tool <name>: <problems>", "", 200, 200, slog.LevelInfo},
+	errArgumentGoType:   {toolResult, "Error executing tool <name>: /<field>: cannot hold the <value> given", "", 200, 200, slog.LevelInfo},
 	errResourceNotFound: {CodeInvalidParams, "<message>", `{"uri":<uri>}`, 200, 400, slog.LevelWarn},
 	errResourceFailed:   {CodeInternalError, "Internal error", `{"uri":<uri>}`, 200, 200, slog.LevelError},
 
@@ -115,6 +116,7 @@ const (
 	errToolError
 	errToolPanic
 	errInvalidArguments
+	errArgumentGoType
 	errResourceNotFound
 	errResourceFailed
 

@@ -146,7 +146,7 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 	rt.call = func(ctx context.Context, raw json.RawMessage) (*CallToolResult, error) {
 		var args In
 		if err := jsonwire.Unmarshal(raw, &args); err != nil {
-			return nil, &ArgumentsError{describeDecodeError(err)}
+			return nil, &ArgumentsError{describeDecodeError(t.Name, err)}
 		}
 		out, err := h(ctx, args)
 		if err != nil {
@@ -158,10 +158,14 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 	s.byName[t.Name] = rt
 }
 
-// describeDecodeError says which argument could not be decoded.
-func describeDecodeError(err error) string {
+// describeDecodeError says which argument of the tool could not be
+// decoded. For a value its Go field cannot hold, that is the text of row
+// errArgumentGoType after "Error executing tool <name>: ", which the tool
+// error of invalid arguments puts back.
+func describeDecodeError(tool string, err error) string {
 	if typ := jsonwire.TypeError(err); typ != nil && typ.Field != "" {
-		return "/" + typ.Field + ": cannot hold the " + typ.Value + " given"
+		text := errArgumentGoType.text(tool, typ.Field, typ.Value)
+		return strings.TrimPrefix(text, errInvalidArguments.text(tool, ""))
 	}
 	return err.Error()
 }

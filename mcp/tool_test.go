@@ -154,16 +154,17 @@ func TestAddToolPanics(t *testing.T) {
 func TestToolArgumentDoesNotFitGoType(t *testing.T) {
 	s, _ := newTestServer(nil)
 	AddTool(s, Tool{Name: "count"}, func(ctx context.Context, a struct {
-		N int8 `json:"n"`
+		N int64 `json:"n"`
 	}) (string, error) {
 		return fmt.Sprint(a.N), nil
 	})
 	c := connect(t, s)
-	r := decodeReply(t, c.call(toolCall("1", "count", `{"n":1000}`)))
+	r := decodeReply(t, c.call(toolCall("1", "count", `{"n":1e30}`)))
 	var res CallToolResult
-	if err := json.Unmarshal(r.Result, &res); err != nil || !res.IsError ||
-		!strings.HasPrefix(res.Content[0].Text, "Error executing tool count: /n: ") {
-		t.Errorf("an int8 given 1000: %s, want a tool error naming /n", r.Result)
+	want := errArgumentGoType.text("count", "n", "number 1e30")
+	if err := json.Unmarshal(r.Result, &res); err != nil || !res.IsError || len(res.Content) != 1 ||
+		res.Content[0].Text != want || want != "Error executing tool count: /n: cannot hold the number 1e30 given" {
+		t.Errorf("an int64 given 1e30: %s, want a tool error %q", r.Result, want)
 	}
 	c.close()
 }
