@@ -45,9 +45,6 @@ func TestErrorTableFills(t *testing.T) {
 			t.Errorf("row %s is never filled: nothing sends it", name)
 		}
 	}
-	if n := len(filled); n < len(kinds)-1 {
-		t.Errorf("found calls filling %d rows, want %d", n, len(kinds)-1)
-	}
 }
 
 // parseOwnPackage parses the non-test Go files of the package in the
@@ -217,9 +214,21 @@ func (c *fillChecker) check(fn *ast.FuncDecl, call *ast.CallExpr) {
 			}
 		}
 		if given != len(want) {
-			fail("%s.%s passes %d values; row %s has %d placeholders (%s)", name, method, given, name, len(want), strings.Join(want, ", "))
+			names := "none"
+			if len(want) > 0 {
+				names = strings.Join(want, ", ")
+			}
+			fail("%s.%s passes %s; row %s has %s (%s)", name, method, plural(given, "value"), name, plural(len(want), "placeholder"), names)
 		}
 	}
+}
+
+// plural returns n and noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // name returns the name of kind k.
@@ -371,13 +380,13 @@ func TestCheckFills(t *testing.T) {
 		{"right", `func f() { errUnknownTool.error("x") }`, ""},
 		{"too few", `func f() { errHeaderMismatch.error("k", "v") }`,
 			"errHeaderMismatch.error passes 2 values; row errHeaderMismatch has 3 placeholders (header, value, body)"},
-		{"too many", `func f() { errNoURI.error("x") }`, "errNoURI.error passes 1 values; row errNoURI has 0 placeholders ()"},
+		{"too many", `func f() { errNoURI.error("x") }`, "errNoURI.error passes 1 value; row errNoURI has 0 placeholders (none)"},
 		{"a name twice counts once", `func f() { errUnknownResource.error("u") }`, ""},
 		{"withCause without values", `func f(err error) { errResultUnencodable.withCause(err) }`, ""},
 		{"withCause too many", `func f(err error) { errResourceFailed.withCause(err, "u", "v") }`,
-			"errResourceFailed.withCause passes 2 values; row errResourceFailed has 1 placeholders (uri)"},
+			"errResourceFailed.withCause passes 2 values; row errResourceFailed has 1 placeholder (uri)"},
 		{"text counts each placeholder", `func f() { errToolError.text("t") }`,
-			"errToolError.text passes 1 values; row errToolError has 2 placeholders (name, err)"},
+			"errToolError.text passes 1 value; row errToolError has 2 placeholders (name, err)"},
 		{"text of an error", `func f() { errUnknownTool.text("x") }`, "row errUnknownTool is a JSON-RPC error"},
 		{"error of a tool result", `func f() { errToolPanic.error("x") }`, "row errToolPanic is a tool result"},
 		{"a handler's error", `func f() { errHandlerError.error("m", "d") }`, "row errHandlerError is a handler's own error"},
@@ -389,10 +398,10 @@ func f() { errMemberType.error(two()) }`, "errMemberType.error passes 2 values; 
 		{"a parameter given constants", `func f(k errKind) { k.text("t", "e") }
 func g() { f(errToolError); f(errInvalidArguments) }`, ""},
 		{"a parameter given a row of the wrong size", `func f(k errKind) { k.text("t", "e") }
-func g() { f(errToolError); f(errToolPanic) }`, "errToolPanic.text passes 2 values; row errToolPanic has 1 placeholders (name)"},
+func g() { f(errToolError); f(errToolPanic) }`, "errToolPanic.text passes 2 values; row errToolPanic has 1 placeholder (name)"},
 		{"a parameter through a method", `type s struct{}
 func (s) f(k errKind) { k.error() }
-func g(x s) { x.f(errNoURI); x.f(errOrigin) }`, "errOrigin.error passes 0 values; row errOrigin has 1 placeholders (origin)"},
+func g(x s) { x.f(errNoURI); x.f(errOrigin) }`, "errOrigin.error passes 0 values; row errOrigin has 1 placeholder (origin)"},
 		{"a parameter passed on", `func f(k errKind) { k.error() }
 func g(k errKind) { f(k) }
 func h() { g(errNoMethod) }`, ""},
