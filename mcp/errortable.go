@@ -49,14 +49,19 @@ const (
 //     arise over HTTP, byCode where it follows the code;
 //   - the level of the one line the server logs when it sends the error.
 //
-// The guide renders the table (the ":::errors mcp" directive of
-// internal/site) and fails to build when a row has no explanation there.
+// The tests hold the table to its uses and its readers: TestErrorTableFills
+// finds every call that fills a row and checks that it passes a value for
+// each placeholder; TestErrorTableData checks that errortable.json, the
+// table as data that "go generate ./mcp" writes, is up to date. The guide
+// renders that data (the ":::errors mcp" directive of internal/site) and
+// fails to build when a row has no explanation there.
 var errorTable = [...]errorRow{
 	// What a handler returns.
 	errHandlerError:     {fromHandler, "<message>", "<data>", 200, byCode, slog.LevelWarn},
 	errToolError:        {toolResult, "Error executing tool <name>: <err>", "", 200, 200, slog.LevelInfo},
 	errToolPanic:        {toolResult, "Error executing tool <name>", "", 200, 200, slog.LevelError},
 	errInvalidArguments: {toolResult, "Error executing tool <name>: <problems>", "", 200, 200, slog.LevelInfo},
+	errArgumentGoType:   {toolResult, "Error executing tool <name>: /<field>: cannot hold the <value> given", "", 200, 200, slog.LevelInfo},
 	errResourceNotFound: {CodeInvalidParams, "<message>", `{"uri":<uri>}`, 200, 400, slog.LevelWarn},
 	errResourceFailed:   {CodeInternalError, "Internal error", `{"uri":<uri>}`, 200, 200, slog.LevelError},
 
@@ -115,6 +120,7 @@ const (
 	errToolError
 	errToolPanic
 	errInvalidArguments
+	errArgumentGoType
 	errResourceNotFound
 	errResourceFailed
 

@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -22,6 +23,18 @@ func TestErrorTableRows(t *testing.T) {
 				t.Errorf("kind %d: HTTP status %d", k, status)
 			}
 		}
+	}
+}
+
+// TestArgumentGoTypeRow checks that the row of arguments their Go type
+// cannot hold, sent as a tool error of invalid arguments, is that row with
+// its <problems> spelled out.
+func TestArgumentGoTypeRow(t *testing.T) {
+	invalid, goType := errInvalidArguments.row(), errArgumentGoType.row()
+	prefix, _, _ := strings.Cut(invalid.message, "<problems>")
+	if !strings.HasPrefix(goType.message, prefix) || goType.code != invalid.code || goType.data != invalid.data ||
+		goType.legacy != invalid.legacy || goType.modern != invalid.modern || goType.level != invalid.level {
+		t.Errorf("row errArgumentGoType %+v is not row errInvalidArguments %+v with its problems spelled out", *goType, *invalid)
 	}
 }
 

@@ -104,8 +104,8 @@ func validToolName(name string) bool {
 // An ordinary error from h becomes a tool error: a result with isError set
 // and the text "Error executing tool <name>: <err>". An *[Error] anywhere in
 // its chain becomes the JSON-RPC error instead. AddTool panics if the name is
-// invalid or taken, or if a schema cannot be inferred: both are programming
-// errors, found at startup.
+// invalid or taken, if In is not a struct or map type, or if a schema cannot
+// be inferred: all are programming errors, found at startup.
 func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In) (Out, error)) {
 	if !validToolName(t.Name) {
 		panic(fmt.Sprintf("mcp: invalid tool name %q", t.Name))
@@ -114,8 +114,11 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 		panic(fmt.Sprintf("mcp: tool %q registered twice", t.Name))
 	}
 	in, err := jsonschema.For[In](nil)
-	if err != nil || in.Type != "object" {
-		panic(fmt.Sprintf("mcp: tool %q: arguments must be a struct or map type: %v", t.Name, err))
+	if err != nil {
+		panic(fmt.Sprintf("mcp: tool %q: cannot infer input schema: %v", t.Name, err))
+	}
+	if in.Type != "object" {
+		panic(fmt.Sprintf("mcp: tool %q: arguments must be a struct or map type: got %v", t.Name, reflect.TypeFor[In]()))
 	}
 	var out *jsonschema.Schema // the output schema, if results are structured
 	switch any((*Out)(nil)).(type) {
@@ -143,7 +146,7 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 	rt.call = func(ctx context.Context, raw json.RawMessage) (*CallToolResult, error) {
 		var args In
 		if err := jsonwire.Unmarshal(raw, &args); err != nil {
-			return nil, &ArgumentsError{describeDecodeError(err)}
+			return nil, &ArgumentsError{describeDecodeError(t.Name, err)}
 		}
 		out, err := h(ctx, args)
 		if err != nil {
@@ -155,10 +158,14 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 	s.byName[t.Name] = rt
 }
 
-// describeDecodeError says which argument could not be decoded.
-func describeDecodeError(err error) string {
+// describeDecodeError says which argument of the tool could not be
+// decoded. For a value its Go field cannot hold, that is the text of row
+// errArgumentGoType after "Error executing tool <name>: ", which the tool
+// error of invalid arguments puts back.
+func describeDecodeError(tool string, err error) string {
 	if typ := jsonwire.TypeError(err); typ != nil && typ.Field != "" {
-		return "/" + typ.Field + ": cannot hold the " + typ.Value + " given"
+		text := errArgumentGoType.text(tool, typ.Field, typ.Value)
+		return strings.TrimPrefix(text, errInvalidArguments.text(tool, ""))
 	}
 	return err.Error()
 }

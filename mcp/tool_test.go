@@ -121,24 +121,32 @@ func TestToolResultAsIs(t *testing.T) {
 
 func TestAddToolPanics(t *testing.T) {
 	s, _ := newEchoServer(nil)
-	for name, add := range map[string]func(){
-		"invalid name": func() {
-			AddTool(s, Tool{Name: "no spaces"}, func(context.Context, struct{}) (string, error) { return "", nil })
-		},
-		"taken name": func() {
-			AddTool(s, Tool{Name: "echo"}, func(context.Context, struct{}) (string, error) { return "", nil })
-		},
-		"arguments not an object": func() {
+	noop := func(context.Context, struct{}) (string, error) { return "", nil }
+	for _, tt := range []struct {
+		name string
+		add  func()
+		want string // the panic message, or its start
+	}{
+		{"invalid name", func() { AddTool(s, Tool{Name: "no spaces"}, noop) }, `mcp: invalid tool name "no spaces"`},
+		{"taken name", func() { AddTool(s, Tool{Name: "echo"}, noop) }, `mcp: tool "echo" registered twice`},
+		{"arguments not an object", func() {
 			AddTool(s, Tool{Name: "n"}, func(context.Context, int) (string, error) { return "", nil })
-		},
+		}, `mcp: tool "n": arguments must be a struct or map type: got int`},
+		{"arguments a pointer", func() {
+			AddTool(s, Tool{Name: "p"}, func(context.Context, *struct{ A int }) (string, error) { return "", nil })
+		}, `mcp: tool "p": arguments must be a struct or map type: got *struct { A int }`},
+		{"arguments without a schema", func() {
+			AddTool(s, Tool{Name: "c"}, func(context.Context, struct{ C chan int }) (string, error) { return "", nil })
+		}, `mcp: tool "c": cannot infer input schema: For[struct { C chan int }](): `},
 	} {
 		func() {
 			defer func() {
-				if recover() == nil {
-					t.Errorf("%s: AddTool did not panic", name)
+				got, _ := recover().(string)
+				if !strings.HasPrefix(got, tt.want) || strings.HasSuffix(got, "<nil>") {
+					t.Errorf("%s: AddTool panicked with %q, want %q", tt.name, got, tt.want)
 				}
 			}()
-			add()
+			tt.add()
 		}()
 	}
 }
@@ -146,16 +154,17 @@ func TestAddToolPanics(t *testing.T) {
 func TestToolArgumentDoesNotFitGoType(t *testing.T) {
 	s, _ := newTestServer(nil)
 	AddTool(s, Tool{Name: "count"}, func(ctx context.Context, a struct {
-		N int8 `json:"n"`
+		N int64 `json:"n"`
 	}) (string, error) {
 		return fmt.Sprint(a.N), nil
 	})
 	c := connect(t, s)
-	r := decodeReply(t, c.call(toolCall("1", "count", `{"n":1000}`)))
+	r := decodeReply(t, c.call(toolCall("1", "count", `{"n":1e30}`)))
 	var res CallToolResult
-	if err := json.Unmarshal(r.Result, &res); err != nil || !res.IsError ||
-		!strings.HasPrefix(res.Content[0].Text, "Error executing tool count: /n: ") {
-		t.Errorf("an int8 given 1000: %s, want a tool error naming /n", r.Result)
+	want := errArgumentGoType.text("count", "n", "number 1e30")
+	if err := json.Unmarshal(r.Result, &res); err != nil || !res.IsError || len(res.Content) != 1 ||
+		res.Content[0].Text != want || want != "Error executing tool count: /n: cannot hold the number 1e30 given" {
+		t.Errorf("an int64 given 1e30: %s, want a tool error %q", r.Result, want)
 	}
 	c.close()
 }

@@ -61,9 +61,12 @@ func waitForStock(ctx context.Context, args titleArgs) (string, error) {
 
 func newServer(opts *mcp.Options) *mcp.Server {
 	s := mcp.NewServer("Bookshop", "1.0.0", opts)
-	mcp.AddTool(s, mcp.Tool{Name: "get_author", Description: "Look up the author of a book in the catalog."}, getAuthor)
-	mcp.AddTool(s, mcp.Tool{Name: "check_stock", Description: "Ask the warehouse how many copies it holds."}, checkStock)
-	mcp.AddTool(s, mcp.Tool{Name: "wait_for_stock", Description: "Wait, with no deadline, for the warehouse."}, waitForStock)
+	mcp.AddTool(s, mcp.Tool{Name: "get_author",
+		Description: "Look up the author of a book in the catalog."}, getAuthor)
+	mcp.AddTool(s, mcp.Tool{Name: "check_stock",
+		Description: "Ask the warehouse how many copies it holds."}, checkStock)
+	mcp.AddTool(s, mcp.Tool{Name: "wait_for_stock",
+		Description: "Wait, with no deadline, for the warehouse."}, waitForStock)
 	return s
 }
 

@@ -84,9 +84,10 @@ var directives = []*directive{
 		name:    "error",
 		syntax:  ":::error DIR ROW",
 		example: ":::error mcp unknown-tool",
-		help: "Shows one row of the error table of the Go package in DIR (the variable `errorTable`, as `mcp/errortable.go` declares it): " +
-			"code, message, data, HTTP status in each era and log level, read from the table itself. " +
-			"ROW is the row's kind without `err`, in kebab case: `errUnknownTool` is `unknown-tool`. " +
+		help: "Shows one row of the error table of the Go package in DIR: code, message, data, HTTP status in each era and log level, " +
+			"read from the table as data, `DIR/errortable.json`, which the package's tests write from the table " +
+			"(`go generate ./mcp` writes `mcp/errortable.json` from `errorTable` in `mcp/errortable.go`, and `go test ./mcp` fails while it is stale). " +
+			"ROW is the row's name there, its kind without `err` in kebab case: `errUnknownTool` is `unknown-tool`. " +
 			"Away from the reference page (slug `errors`) the card links to the row's section there. Fails when the table has no such row.",
 		resolve: func(r *resolver, _ *directiveNode, args []string) (template.HTML, string, error) {
 			return r.errorCard(args[0], args[1])
@@ -96,7 +97,7 @@ var directives = []*directive{
 		name:    "errors",
 		syntax:  ":::errors DIR",
 		example: ":::errors mcp",
-		help: "Renders the whole error table of the Go package in DIR, one line per row, on the reference page (slug `errors`, where the cards of other pages link), and checks the page against it both ways: " +
+		help: "Renders the whole error table of the Go package in DIR (from `DIR/errortable.json`, as `:::error` reads it), one line per row, on the reference page (slug `errors`, where the cards of other pages link), and checks the page against it both ways: " +
 			"every row has a section whose heading id is the row's name, right under it `:::error DIR ROW`, then a paragraph explaining when the error happens and what to do; " +
 			"and no card names a row twice or a row the table lacks.",
 		resolve: func(r *resolver, n *directiveNode, args []string) (template.HTML, string, error) {

@@ -81,8 +81,9 @@
 // directory still produces it; a text made of two constants, such as
 // an error wrapped with %w, is given as two quoted parts, shown joined.
 // error shows one row of the error table of the package in the named
-// directory (the variable errorTable, as mcp/errortable.go declares it);
-// errors, on the reference page (slug "errors"), renders the whole table and
+// directory, read from the table as data, the package's errortable.json
+// (which package mcp's tests write from mcp/errortable.go: go generate
+// ./mcp); errors, on the reference page (slug "errors"), renders the whole table and
 // checks that the page explains every row, once, in a section of its own.
 // file includes a whole file that is not Go, highlighted as the language
 // named. A wrong number of arguments is reported with the directive's

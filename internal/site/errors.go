@@ -1,13 +1,12 @@
 package site
 
 import (
+	"encoding/json"
 	"fmt"
-	"go/ast"
-	"go/token"
 	"html/template"
+	"path"
 	"strconv"
 	"strings"
-	"unicode"
 
 	gast "github.com/yuin/goldmark/ast"
 )
@@ -16,148 +15,77 @@ import (
 // error table; the card of a row on any other page links to it.
 const referencePage = "errors"
 
-// errorRow is one row of a package's error table, as the guide shows it.
+// errorTableFile is the file, in a Go package's directory, that holds the
+// package's error table as data. Package mcp's tests write it from the
+// table (go generate ./mcp) and fail when it is stale, so the site reads
+// the table without reading Go.
+const errorTableFile = "errortable.json"
+
+// errorRow is one row of a package's error table, as errorTableFile
+// holds it.
 type errorRow struct {
-	name    string // the kind without "err", in kebab case: unknown-tool
-	code    string // the code's value, or the name of a column constant
-	codeFor string // the exported constant naming the code, if any
-	message string
-	data    string
-	legacy  string // a status, or the name of a column constant
-	modern  string
-	level   string // INFO, WARN, ERROR
+	Name     string `json:"name"`     // the kind without "err", in kebab case: unknown-tool
+	Reply    string `json:"reply"`    // "error", "toolResult" or "handlerError"
+	Code     int    `json:"code"`     // the JSON-RPC code of an error
+	CodeName string `json:"codeName"` // the constant naming it, if any
+	Message  string `json:"message"`
+	Data     string `json:"data"`
+	// The HTTP statuses in a session and served statelessly: 0 where the
+	// error cannot arise over HTTP, -1 where the status follows the code.
+	Legacy int    `json:"httpLegacy"`
+	Modern int    `json:"httpModern"`
+	Level  string `json:"level"` // INFO, WARN, ERROR
 }
 
-// errorTable reads the error table of the Go package in dir: the variable
-// errorTable, an array of rows keyed by kind constants, each row
-// {code, message, data, legacy status, modern status, slog level}, as
-// the core's errortable.go documents. Codes are the package's integer
-// constants or a column constant (toolResult, fromHandler); statuses are
-// integer literals or a column constant (noHTTP, byCode).
+// The values of errorRow.Reply.
+const (
+	replyError        = "error"        // a JSON-RPC error
+	replyToolResult   = "toolResult"   // a tool result with isError set
+	replyHandlerError = "handlerError" // a handler's own error, as it chose
+)
+
+// The statuses of errorRow.Legacy and Modern that are not a status.
+const (
+	noHTTP = 0  // the error cannot arise over HTTP
+	byCode = -1 // the status follows the code
+)
+
+// errorTable reads the error table of the Go package in dir, from its
+// errorTableFile: {"rows": [...]}, each row as errorRow reads it.
 func (r *resolver) errorTable(dir string) ([]errorRow, error) {
 	if rows, ok := r.tables[dir]; ok {
 		return rows, nil
 	}
-	files, err := r.parsePackage(dir)
+	name := path.Join(dir, errorTableFile)
+	b, err := r.readFile(name)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("package %s has no error table as data: %v (go generate ./%s writes it from the table)", dir, err, dir)
 	}
-	consts := constants(files)
-	var table *ast.CompositeLit
-	for _, f := range files {
-		for _, d := range f.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || g.Tok != token.VAR {
-				continue
-			}
-			for _, s := range g.Specs {
-				vs := s.(*ast.ValueSpec)
-				if len(vs.Names) == 1 && vs.Names[0].Name == "errorTable" && len(vs.Values) == 1 {
-					table, _ = vs.Values[0].(*ast.CompositeLit)
-				}
-			}
+	var table struct {
+		Rows []errorRow `json:"rows"`
+	}
+	if err := json.Unmarshal(b, &table); err != nil {
+		return nil, fmt.Errorf("%s: %v (go generate ./%s writes it again)", name, err, dir)
+	}
+	if len(table.Rows) == 0 {
+		return nil, fmt.Errorf("%s has no rows", name)
+	}
+	for i, row := range table.Rows {
+		switch {
+		case row.Name == "":
+			return nil, fmt.Errorf("%s: row %d has no name", name, i+1)
+		case row.Reply != replyError && row.Reply != replyToolResult && row.Reply != replyHandlerError:
+			return nil, fmt.Errorf("%s: row %s: reply %q is none of %q, %q and %q", name, row.Name, row.Reply, replyError, replyToolResult, replyHandlerError)
 		}
 	}
-	if table == nil {
-		return nil, fmt.Errorf("package %s declares no errorTable", dir)
-	}
-	var rows []errorRow
-	for _, elt := range table.Elts {
-		row, err := parseErrorRow(elt, consts)
-		if err != nil {
-			return nil, fmt.Errorf("package %s: errorTable: %v", dir, err)
-		}
-		rows = append(rows, row)
-	}
-	r.tables[dir] = rows
-	return rows, nil
-}
-
-// parseErrorRow reads one element of an error table.
-func parseErrorRow(elt ast.Expr, consts map[string]ast.Expr) (errorRow, error) {
-	kv, ok := elt.(*ast.KeyValueExpr)
-	key, _ := kv.Key.(*ast.Ident)
-	if !ok || key == nil {
-		return errorRow{}, fmt.Errorf("a row without its kind as key")
-	}
-	lit, ok := kv.Value.(*ast.CompositeLit)
-	if !ok || len(lit.Elts) != 6 {
-		return errorRow{}, fmt.Errorf("%s: want {code, message, data, legacy, modern, level}", key.Name)
-	}
-	row := errorRow{name: kebab(strings.TrimPrefix(key.Name, "err"))}
-	var err error
-	fail := func(what string, e ast.Expr) {
-		if err == nil {
-			err = fmt.Errorf("%s: cannot read the %s %T", key.Name, what, e)
-		}
-	}
-	if id, ok := lit.Elts[0].(*ast.Ident); ok {
-		if n, ok := intValue(consts[id.Name]); ok && strings.HasPrefix(id.Name, "Code") {
-			row.code, row.codeFor = n, id.Name
-		} else {
-			row.code = id.Name
-		}
-	} else {
-		fail("code", lit.Elts[0])
-	}
-	for i, s := range []*string{&row.message, &row.data} {
-		b, ok := lit.Elts[1+i].(*ast.BasicLit)
-		if !ok || b.Kind != token.STRING {
-			fail("text", lit.Elts[1+i])
-			continue
-		}
-		*s, _ = strconv.Unquote(b.Value)
-	}
-	for i, s := range []*string{&row.legacy, &row.modern} {
-		e := lit.Elts[3+i]
-		if n, ok := intValue(e); ok {
-			*s = n
-		} else if id, ok := e.(*ast.Ident); ok {
-			*s = id.Name
-		} else {
-			fail("status", e)
-		}
-	}
-	if sel, ok := lit.Elts[5].(*ast.SelectorExpr); ok && strings.HasPrefix(sel.Sel.Name, "Level") {
-		row.level = strings.ToUpper(strings.TrimPrefix(sel.Sel.Name, "Level"))
-	} else {
-		fail("level", lit.Elts[5])
-	}
-	return row, err
-}
-
-// intValue returns the text of an integer literal, negative or not.
-func intValue(e ast.Expr) (string, bool) {
-	neg := ""
-	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.SUB {
-		neg, e = "-", u.X
-	}
-	b, ok := e.(*ast.BasicLit)
-	if !ok || b.Kind != token.INT {
-		return "", false
-	}
-	return neg + b.Value, true
-}
-
-// kebab turns a Go name into lower-case words joined by "-", keeping
-// initialisms whole: HTTPMethod is http-method, NoURI no-uri.
-func kebab(name string) string {
-	rs := []rune(name)
-	var b strings.Builder
-	for i, c := range rs {
-		if i > 0 && unicode.IsUpper(c) &&
-			(!unicode.IsUpper(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])) {
-			b.WriteByte('-')
-		}
-		b.WriteRune(unicode.ToLower(c))
-	}
-	return b.String()
+	r.tables[dir] = table.Rows
+	return table.Rows, nil
 }
 
 // findRow returns the row called name.
 func findRow(rows []errorRow, name string) (*errorRow, bool) {
 	for i := range rows {
-		if rows[i].name == name {
+		if rows[i].Name == name {
 			return &rows[i], true
 		}
 	}
@@ -185,7 +113,7 @@ func (r *resolver) errorCard(dir, name string) (template.HTML, string, error) {
 	caption := template.HTML(`<code class="path">` + esc(dir) + `</code> <span class="what">` + what +
 		` <code>` + esc(name) + `</code></span>`)
 	label := r.ui["errorMessage"]
-	if row.code == "toolResult" {
+	if row.Reply == replyToolResult {
 		label = r.ui["errorText"]
 	}
 	var b strings.Builder
@@ -194,13 +122,13 @@ func (r *resolver) errorCard(dir, name string) (template.HTML, string, error) {
 		b.WriteString(`<dt>` + esc(term) + `</dt><dd>` + string(def) + `</dd>`)
 	}
 	item(r.ui["errorCode"], r.codeHTML(row))
-	item(label, r.textHTML(row.message))
-	item(r.ui["errorData"], r.textHTML(row.data))
-	item(r.ui["errorHTTP"], r.statusHTML(row.legacy)+template.HTML(` <span class="era">`+esc(r.ui["errorLegacy"])+`</span> · `)+
-		r.statusHTML(row.modern)+template.HTML(` <span class="era">`+esc(r.ui["errorModern"])+`</span>`))
-	item(r.ui["errorLog"], template.HTML(`<code>`+esc(row.level)+`</code>`))
+	item(label, r.textHTML(row.Message))
+	item(r.ui["errorData"], r.textHTML(row.Data))
+	item(r.ui["errorHTTP"], r.statusHTML(row.Legacy)+template.HTML(` <span class="era">`+esc(r.ui["errorLegacy"])+`</span> · `)+
+		r.statusHTML(row.Modern)+template.HTML(` <span class="era">`+esc(r.ui["errorModern"])+`</span>`))
+	item(r.ui["errorLog"], template.HTML(`<code>`+esc(row.Level)+`</code>`))
 	b.WriteString(`</dl>`)
-	text := strings.Join([]string{row.code, row.message, row.data}, " ")
+	text := strings.Join([]string{codeText(row), row.Message, row.Data}, " ")
 	return figure("error-card", "", caption, template.HTML(b.String())), text, nil
 }
 
@@ -249,15 +177,15 @@ func (r *resolver) errorsOverview(n *directiveNode, dir string) (template.HTML, 
 	var text []string
 	for i := range rows {
 		row := &rows[i]
-		title, ok := titles[row.name]
+		title, ok := titles[row.Name]
 		if !ok {
-			errs = append(errs, fmt.Sprintf("row %s is not explained: add a heading {#%s}, then :::error %s %s and a paragraph", row.name, row.name, dir, row.name))
+			errs = append(errs, fmt.Sprintf("row %s is not explained: add a heading {#%s}, then :::error %s %s and a paragraph", row.Name, row.Name, dir, row.Name))
 			continue
 		}
 		fmt.Fprintf(&b, `<tr><td><a href="#%s">%s</a></td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>`,
-			esc(row.name), esc(title), r.codeHTML(row), r.textHTML(row.message), r.textHTML(row.data),
-			r.statusHTML(row.legacy), r.statusHTML(row.modern))
-		text = append(text, title, row.message)
+			esc(row.Name), esc(title), r.codeHTML(row), r.textHTML(row.Message), r.textHTML(row.Data),
+			r.statusHTML(row.Legacy), r.statusHTML(row.Modern))
+		text = append(text, title, row.Message)
 	}
 	b.WriteString(`</tbody></table></div>` + "\n")
 	if len(errs) > 0 {
@@ -280,26 +208,35 @@ func headingBefore(n gast.Node) gast.Node {
 	}
 }
 
-// codeHTML shows a row's code: the number, or what a column constant means.
+// codeHTML shows a row's code: the number, or what a reply without one is.
 func (r *resolver) codeHTML(row *errorRow) template.HTML {
-	switch row.code {
-	case "toolResult":
+	switch row.Reply {
+	case replyToolResult:
 		return template.HTML(esc(r.ui["errorToolResult"]))
-	case "fromHandler":
+	case replyHandlerError:
 		return template.HTML(esc(r.ui["errorFromHandler"]))
 	}
-	return template.HTML(`<code title="` + esc(row.codeFor) + `">` + esc(row.code) + `</code>`)
+	return template.HTML(`<code title="` + esc(row.CodeName) + `">` + esc(strconv.Itoa(row.Code)) + `</code>`)
 }
 
-// statusHTML shows an HTTP status, or what a column constant means.
-func (r *resolver) statusHTML(status string) template.HTML {
+// codeText is a row's code for the search index: the number, or the
+// reply's name.
+func codeText(row *errorRow) string {
+	if row.Reply == replyError {
+		return strconv.Itoa(row.Code)
+	}
+	return row.Reply
+}
+
+// statusHTML shows an HTTP status, or what a status that is none means.
+func (r *resolver) statusHTML(status int) template.HTML {
 	switch status {
-	case "noHTTP":
+	case noHTTP:
 		return "—"
-	case "byCode":
+	case byCode:
 		return template.HTML(esc(r.ui["errorByCode"]))
 	}
-	return template.HTML(`<code>` + esc(status) + `</code>`)
+	return template.HTML(`<code>` + strconv.Itoa(status) + `</code>`)
 }
 
 // textHTML shows a message or data template, its <placeholders> marked, or

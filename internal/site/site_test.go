@@ -167,12 +167,30 @@ func TestErrorTableFails(t *testing.T) {
 		{"card not under its heading", strings.Replace(errsPage, "### Lost {#book-lost}", "### Lost {#lost}", 1), "is not right under a heading {#book-lost}"},
 		{"section for no row", errsPage + "\n### Gone {#gone}\n\n:::error errs gone\n\nNever.\n", `has no row "gone"`},
 		{"row twice", errsPage + "\n### Again {#again}\n\n:::error errs shelf-full\n\nTwice.\n", "row shelf-full has two sections"},
-		{"no table", ":::errors msgs\n", "declares no errorTable"},
+		{"no table", ":::errors msgs\n", "package msgs has no error table as data"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := buildPages(t, en(referencePage, tt.page))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Build error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestErrorTableData checks that error table data the site cannot show is
+// refused with a message that names the file and the row.
+func TestErrorTableData(t *testing.T) {
+	for _, tt := range []struct{ name, data, want string }{
+		{"not JSON", `{"rows": [`, "bad/errortable.json: unexpected end of JSON input (go generate ./bad writes it again)"},
+		{"no rows", `{"rows": []}`, "bad/errortable.json has no rows"},
+		{"a row without a name", `{"rows": [{"reply": "error"}]}`, "bad/errortable.json: row 1 has no name"},
+		{"an unknown reply", `{"rows": [{"name": "x", "reply": "result"}]}`, `bad/errortable.json: row x: reply "result" is none of`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newResolver(fstest.MapFS{"bad/errortable.json": {Data: []byte(tt.data)}}, nil)
+			if _, err := r.errorTable("bad"); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("errorTable: %v, want an error containing %q", err, tt.want)
 			}
 		})
 	}
@@ -190,14 +208,6 @@ func TestErrorTableBehind(t *testing.T) {
 	fr := string(buildDocs(t, docs).Files["fr/"+referencePage+".html"])
 	if !strings.Contains(fr, `class="section-behind"`) || !strings.Contains(fr, "Quand the shelf is full.") {
 		t.Errorf("the section behind is not shown translated with its note:\n%s", fr)
-	}
-}
-
-func TestKebab(t *testing.T) {
-	for in, want := range map[string]string{"UnknownTool": "unknown-tool", "HTTPMethod": "http-method", "NoURI": "no-uri", "JSONRPCVersion": "jsonrpc-version", "HeaderBase64": "header-base64", "BadID": "bad-id"} {
-		if got := kebab(in); got != want {
-			t.Errorf("kebab(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 

@@ -91,6 +91,17 @@ func scanMessage(line []byte) *Message {
 	if len(line) > math.MaxInt32 || !utf8.Valid(line) {
 		return nil
 	}
+	// The line is copied twice, once as bytes and once as a string, on
+	// purpose. The raw values (the id, the arguments) must outlive line,
+	// which the reader's next line overwrites once a slow handler hands
+	// reading over, so they share a copy of their own; the strings (the
+	// method, the tool's name, the arguments' strings the schema checks)
+	// share the string copy, and need no allocation each. One copy shared
+	// by both would take package unsafe and a promise that nothing writes
+	// into a json.RawMessage, one of which a caller of the server holds
+	// (mcp.ErrorEvent's ID) and may write. Measured against this code, it
+	// saves one allocation and 112 to 224 bytes per tools/call, and no time
+	// that rises above BenchmarkToolsCall's noise.
 	data := bytes.Clone(line)
 	s := &messageScanner{scanner{data: data, text: string(data)}, new(parts)}
 	s.args.text, s.args.nodes = s.text, s.nodes[:0]

@@ -71,6 +71,21 @@ func Fill(tmpl string, value func(name string) any, asJSON bool) string {
 	return b.String()
 }
 
+// Names returns the names of tmpl's placeholders in the order they
+// appear, a name as often as it appears: "<a> or <b>, not <a>" has a, b
+// and a.
+func Names(tmpl string) []string {
+	var names []string
+	for {
+		i, j := find(tmpl)
+		if i < 0 {
+			return names
+		}
+		names = append(names, tmpl[i+1:j-1])
+		tmpl = tmpl[j:]
+	}
+}
+
 // find returns where the first <name> in s starts and ends, or -1
 // and -1.
 func find(s string) (start, end int) {

@@ -1,6 +1,7 @@
 package placeholder
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -46,6 +47,20 @@ func TestFill(t *testing.T) {
 	} {
 		if got := Fill(c.tmpl, value, c.asJSON); got != c.want {
 			t.Errorf("Fill(%q, %v) = %q, want %q", c.tmpl, c.asJSON, got, c.want)
+		}
+	}
+}
+
+func TestNames(t *testing.T) {
+	for tmpl, want := range map[string][]string{
+		"Error executing tool <name>: <err>": {"name", "err"},
+		`{"uri":<uri>}`:                      {"uri"},
+		"<a> or <b>, not <a>":                {"a", "b", "a"},
+		"open < only":                        nil,
+		"none":                               nil,
+	} {
+		if got := Names(tmpl); !slices.Equal(got, want) {
+			t.Errorf("Names(%q) = %q, want %q", tmpl, got, want)
 		}
 	}
 }
