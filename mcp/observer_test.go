@@ -130,7 +130,9 @@ func TestObserveSeesEachOutcome(t *testing.T) {
 		{"invalid arguments", toolCall("2", "echo", `{"text":42}`), "2", "tools/call", "echo", "invalid-arguments", 0, true,
 			func(err error) bool { return errors.As(err, &argErr) }},
 		{"panic", toolCall("3", "first", `{}`), "3", "tools/call", "first", "tool-panic", 0, true,
-			func(err error) bool { return errors.As(err, &panicErr) && strings.Contains(err.Error(), "index out of range") }},
+			func(err error) bool {
+				return errors.As(err, &panicErr) && strings.Contains(err.Error(), "index out of range")
+			}},
 		{"handler's protocol error", toolCall("4", "refuse", `{}`), "4", "tools/call", "refuse", "handler-error", -32001, false,
 			func(err error) bool { return errors.As(err, &perr) && perr.Message == "Not today" }},
 		{"unknown tool", toolCall("5", "nothing", `{}`), "5", "tools/call", "nothing", "unknown-tool", CodeInvalidParams, false,
