@@ -86,7 +86,9 @@ var (
 )
 
 // parts holds a scanned message, its params, their strings and the first
-// nodes of its arguments, in one allocation.
+// nodes of its arguments, in one allocation of at most 512 bytes, the
+// size class it has always had (TestPartsSize). Seven nodes hold an
+// object of up to three members, as eight did.
 type parts struct {
 	msg     Message
 	params  Params
@@ -94,7 +96,7 @@ type parts struct {
 	strs    [4]string // one for each *string field
 	usedStr int
 	args    tree
-	nodes   [8]node
+	nodes   [7]node
 }
 
 // messageScanner is a scanner filling parts.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/mcpbookshop/guide/internal/exchange"
@@ -352,5 +353,15 @@ func TestTraceContextIsPassedOn(t *testing.T) {
 		if got := m.Params.Meta; got.Traceparent != tt.traceparent || got.Tracestate != tt.tracestate {
 			t.Errorf("%s: traceparent %q, tracestate %q; want %q, %q", tt.meta, got.Traceparent, got.Tracestate, tt.traceparent, tt.tracestate)
 		}
+	}
+}
+
+// TestPartsSize checks that a scanned message stays in one allocation of
+// the 512-byte size class: a field added to Message, Params or RequestMeta
+// must take its room from elsewhere (from the nodes, say), or every
+// request pays the next class.
+func TestPartsSize(t *testing.T) {
+	if size := unsafe.Sizeof(parts{}); size > 512 {
+		t.Errorf("parts is %d bytes, more than 512", size)
 	}
 }
