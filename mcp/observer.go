@@ -65,7 +65,9 @@ type Outcome struct {
 	ProtocolError *Error
 	// Cancelled reports a request whose context ended while its handler
 	// ran (notifications/cancelled, or an HTTP request closed): it got no
-	// response.
+	// response. A cancellation that arrives after the handler returned,
+	// but before the response is written, withholds the response all the
+	// same; the outcome is then the one the server made.
 	Cancelled bool
 	// Err is the failure, as [ErrorEvent]'s Err gives it: a tool handler's
 	// error, an *[ArgumentsError], a *[PanicError], a protocol error's
