@@ -466,3 +466,19 @@ func kebab(name string) string {
 	}
 	return b.String()
 }
+
+// BenchmarkObserve times chapter 01's modern tools/call, as
+// BenchmarkToolsCall does, with an observer that replaces the context and
+// returns a function to end each request: what observing costs. With
+// Options.Observe nil, BenchmarkToolsCall is unchanged.
+func BenchmarkObserve(b *testing.B) {
+	s := newBenchToolServer()
+	var ends int
+	s.opts.Observe = func(ctx context.Context, req RequestInfo) (context.Context, func(Outcome)) {
+		return context.WithValue(ctx, observerKey{}, req.Method), func(out Outcome) { ends++ }
+	}
+	benchLine(b, s, true, benchCall(`{"title":"Dune"}`, true), wantDune)
+	if ends == 0 {
+		b.Fatal("the observer saw no request end")
+	}
+}
