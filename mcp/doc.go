@@ -34,6 +34,12 @@
 // over stdio, HTTP or such a Session, and shows each failure as a caller
 // sees it.
 //
+// [Options.Observe] sees each request start, with the W3C trace context
+// its client put in params._meta, and may give it the context it runs
+// with (one holding a trace span, say); it sees each request end with its
+// [Outcome]: a result, a tool error, a protocol error and the row of the
+// error table it came from, or a cancellation. Left nil, it costs nothing.
+//
 // # Protocol eras
 //
 // The server is dual-era. A request whose params carry

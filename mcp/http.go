@@ -127,6 +127,7 @@ type httpError struct {
 	err    *Error
 	id     json.RawMessage
 	method string
+	params *params // the request's, for Options.Observe
 }
 
 // refuse returns the httpError carrying e.
@@ -156,7 +157,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		herr = refuse(errHTTPMethod.error(r.Method))
 	}
 	if herr != nil {
-		writeResponse(w, herr.err.httpStatus(false), h.srv.fail(herr.id, herr.method, herr.err))
+		writeResponse(w, herr.err.httpStatus(false), h.srv.refuseHTTP(r.Context(), herr.id, herr.method, herr.params, false, herr.err))
 	}
 }
 
@@ -185,7 +186,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) *httpError {
 		return &httpError{err: derr.err, id: derr.id}
 	}
 	if v := r.Header.Get(headerProtocolVersion); v != "" && !slices.Contains(SupportedVersions, v) {
-		return &httpError{errUnsupportedVersion.error(SupportedVersions, v), m.ID, methodOf(m)}
+		return &httpError{errUnsupportedVersion.error(SupportedVersions, v), m.ID, methodOf(m), m.Params}
 	}
 	if isModern(r, m) {
 		h.serveModern(w, r, m)
@@ -193,7 +194,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) *httpError {
 	}
 	herr := h.serveLegacy(w, r, m)
 	if herr != nil && !m.IsResponse() {
-		herr.id, herr.method = m.ID, *m.Method
+		herr.id, herr.method, herr.params = m.ID, *m.Method, m.Params
 	}
 	return herr
 }
@@ -231,10 +232,10 @@ func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *mes
 		return
 	}
 	if e := checkHeaders(r.Header, m); e != nil {
-		writeResponse(w, e.httpStatus(true), h.srv.fail(m.ID, *m.Method, e))
+		writeResponse(w, e.httpStatus(true), h.srv.refuseHTTP(r.Context(), m.ID, *m.Method, m.Params, true, e))
 		return
 	}
-	resp, e := h.srv.respond(r.Context(), new(session), m)
+	resp, e := h.srv.respond(r.Context(), &session{transport: TransportHTTP}, m)
 	if resp == nil {
 		panic(http.ErrAbortHandler) // the client closed the request: no response
 	}

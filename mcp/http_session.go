@@ -71,7 +71,7 @@ func (st *sessionStore) open(prefix string) (string, *httpSession) {
 		}
 	}
 	id := prefix + rand.Text()
-	hs := &httpSession{lastUsed: now}
+	hs := &httpSession{session: session{transport: TransportHTTP}, lastUsed: now}
 	st.m[id] = hs
 	return id, hs
 }

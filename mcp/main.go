@@ -22,6 +22,24 @@ import (
 //
 // Main is all a server's func main needs to call after registering its tools
 // and resources.
+//
+// Main adds -http and -session-prefix to package flag's command line and
+// parses it, so a program's own flags, defined with package flag before
+// Main is called, are parsed with them, and -h lists them all. Their
+// values are set once Main has started, before any request is served:
+//
+//	var greeting = flag.String("greeting", "Hello", "the `WORD` to greet with")
+//
+//	func main() {
+//		s := mcp.NewServer("Greeter", "1.0.0", nil)
+//		mcp.AddTool(s, mcp.Tool{Name: "greet"}, func(ctx context.Context, args greetArgs) (string, error) {
+//			return *greeting + ", " + args.Name + "!", nil
+//		})
+//		mcp.Main(s) // greeter -greeting Hi
+//	}
+//
+// Such a program must not call flag.Parse itself: -http would not be
+// defined yet.
 func Main(s *Server) {
 	defer func() {
 		// A panic ends the program: the log lines before it go first.
@@ -30,9 +48,13 @@ func Main(s *Server) {
 			panic(v)
 		}
 	}()
-	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
+	fs := flag.CommandLine
+	synopsis := "[-http ADDR [-session-prefix PREFIX]]"
+	if hasFlags(fs) {
+		synopsis += " [flags]" // the program's own
+	}
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: %s [-http ADDR [-session-prefix PREFIX]]\n\n%s serves MCP on stdin and stdout, one JSON-RPC message per line,\nor over Streamable HTTP with -http.\n\n", fs.Name(), s.info.Name)
+		fmt.Fprintf(fs.Output(), "usage: %s %s\n\n%s serves MCP on stdin and stdout, one JSON-RPC message per line,\nor over Streamable HTTP with -http.\n\n", fs.Name(), synopsis, s.info.Name)
 		fs.PrintDefaults()
 	}
 	httpAddr := fs.String("http", "", "serve MCP over Streamable HTTP at `ADDR` instead of stdio, at the path "+DefaultHTTPPath+`;
@@ -62,6 +84,13 @@ func Main(s *Server) {
 		s.flushLog()
 		os.Exit(1)
 	}
+}
+
+// hasFlags reports whether fs has flags defined.
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
 }
 
 // terminalHint is what Main prints on stderr when stdin is a terminal; %s is

@@ -91,8 +91,12 @@ func (e *Error) failure() error {
 	return e
 }
 
-// observe passes ev, a failure of r, to Options.OnError.
+// observe passes ev, a failure of r, to Options.OnError, and keeps the
+// first for the Outcome of r, if Options.Observe watches it.
 func (s *Server) observe(ctx context.Context, r *request, ev ErrorEvent) {
+	if r.obs != nil && r.obs.err == nil {
+		r.obs.err = ev.Err
+	}
 	if s.opts.OnError == nil {
 		return
 	}
@@ -101,12 +105,15 @@ func (s *Server) observe(ctx context.Context, r *request, ev ErrorEvent) {
 }
 
 // name returns what r names: a tool, a URI, or nothing.
-func (r *request) name() string {
-	p := r.params
+func (r *request) name() string { return paramsName(r.method, r.params) }
+
+// paramsName returns what a request of method with params p names: a
+// tool, a URI, or nothing.
+func paramsName(method string, p *params) string {
 	switch {
-	case r.method == "tools/call" && p.Name != nil:
+	case method == "tools/call" && p.Name != nil:
 		return *p.Name
-	case r.method == "resources/read" && p.URI != nil:
+	case method == "resources/read" && p.URI != nil:
 		return *p.URI
 	}
 	return ""
@@ -142,4 +149,7 @@ func (s *Server) cancelled(ctx context.Context, r *request) {
 	attrs = append(attrs, slog.String("id", string(r.id)))
 	s.log.LogAttrs(ctx, slog.LevelInfo, "request cancelled", attrs...)
 	s.observe(ctx, r, ErrorEvent{Err: context.Cause(ctx)})
+	if r.obs != nil {
+		r.finishObserving(Outcome{Cancelled: true})
+	}
 }

@@ -55,6 +55,24 @@ type Options struct {
 	// It is called on the goroutine serving the request, before the
 	// response is written, so it must be quick and safe for concurrent use.
 	OnError func(ctx context.Context, ev ErrorEvent)
+	// Observe, if set, is called as each request starts, on the goroutine
+	// serving it, with the request's context and what it is (see
+	// [RequestInfo]). It returns the context the request runs with: ctx,
+	// or a context derived from it (one holding a trace span, say), which
+	// the handler, the log lines and OnError then see. It may also return a
+	// function, which is called once when the request ends, before the
+	// response is written, with its [Outcome]: a result, a tool error, a
+	// protocol error or a cancellation.
+	//
+	// A request is a message with a method and an id that the server
+	// reads as one: every request it answers with a result or a row of its
+	// error table, those refused over HTTP once the body is read
+	// included. A message that is not one (a line that is not JSON, a
+	// response, a notification, a request with a wrong "jsonrpc" or id,
+	// an HTTP request refused before its body is read) is not observed;
+	// OnError sees the errors that answer it. Observe must be quick and
+	// safe for concurrent use; left nil, it costs nothing.
+	Observe func(ctx context.Context, req RequestInfo) (context.Context, func(Outcome))
 }
 
 // DefaultMaxLineBytes is the default bound on one incoming message: 4 MiB.
@@ -102,10 +120,12 @@ func (s *Server) flushLog() {
 }
 
 // session is the protocol state of one connection (a stream, or an HTTP
-// session): the legacy version negotiated by initialize, if any.
+// session): the legacy version negotiated by initialize, if any, and the
+// transport it came in on.
 type session struct {
-	mu      sync.Mutex
-	version string // negotiated legacy version; "" before initialize
+	mu        sync.Mutex
+	version   string    // negotiated legacy version; "" before initialize
+	transport Transport // what Options.Observe is told
 }
 
 // legacyVersion returns the negotiated legacy version, or "" before
@@ -123,6 +143,7 @@ type request struct {
 	method string
 	params *params // never nil
 	modern bool
+	obs    *observation // nil unless Options.Observe watches the request
 }
 
 // noParams stands in for absent params.
@@ -165,6 +186,9 @@ func (s *Server) handle(ctx context.Context, ss *session, m *message) []byte {
 // any, whose row gives an HTTP response its status.
 func (s *Server) respond(ctx context.Context, ss *session, m *message) ([]byte, *Error) {
 	r, perr := s.classify(ss, m)
+	if s.opts.Observe != nil {
+		ctx = s.startObserving(ctx, ss, &r, r.params)
+	}
 	if perr == nil {
 		var result any
 		result, perr = s.dispatch(ctx, ss, &r)
@@ -175,6 +199,9 @@ func (s *Server) respond(ctx context.Context, ss *session, m *message) ([]byte, 
 		if perr == nil {
 			line, err := encodeResponse(m.ID, resultMember, result)
 			if err == nil {
+				if r.obs != nil {
+					r.observedResult(result)
+				}
 				return line, nil
 			}
 			perr = errResultUnencodable.withCause(err)
@@ -187,6 +214,21 @@ func (s *Server) respond(ctx context.Context, ss *session, m *message) ([]byte, 
 // refused before it was read, and returns its response line.
 func (s *Server) fail(id json.RawMessage, method string, e *Error) []byte {
 	return s.failRequest(context.Background(), &request{id: id, method: method, params: noParams}, e)
+}
+
+// refuseHTTP is fail for a message that came over HTTP in the request of
+// ctx: a request with method and params p (nil for none), in the era
+// modern, is observed, if Options.Observe is set.
+func (s *Server) refuseHTTP(ctx context.Context, id json.RawMessage, method string, p *params, modern bool, e *Error) []byte {
+	r := &request{id: id, method: method, params: noParams, modern: modern}
+	if s.opts.Observe == nil || method == "" {
+		return s.failRequest(context.Background(), r, e)
+	}
+	if p == nil {
+		p = noParams
+	}
+	ctx = s.startObserving(ctx, &session{transport: TransportHTTP}, r, p)
+	return s.failRequest(ctx, r, e)
 }
 
 // failRequest logs the protocol error answering r, at the level of its row
@@ -214,6 +256,9 @@ func (s *Server) failRequest(ctx context.Context, r *request, e *Error) []byte {
 		s.flushLog()
 	}
 	s.observe(ctx, r, ErrorEvent{Err: e.failure(), ProtocolError: e})
+	if r.obs != nil {
+		r.finishObserving(Outcome{ProtocolError: e})
+	}
 	return encodeError(r.id, e)
 }
 

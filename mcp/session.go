@@ -13,7 +13,9 @@ type Session struct {
 }
 
 // NewSession returns a new connection to s, not yet initialized.
-func (s *Server) NewSession() *Session { return &Session{srv: s} }
+func (s *Server) NewSession() *Session {
+	return &Session{srv: s, ss: session{transport: TransportDirect}}
+}
 
 // Handle serves one JSON-RPC message, as [Server.Serve] serves a line, and
 // returns the response line, ending in a newline, or nil for a message that

@@ -107,6 +107,7 @@ func newConn(ctx context.Context, s *Server, r io.Reader, w io.Writer) *conn {
 		srv: s, w: w,
 		ctx: ctx, lines: linereader.New(r, s.opts.MaxLineBytes), readDone: make(chan struct{}),
 	}
+	c.ss.transport = TransportStdio
 	c.handoff = handoff.New(handoffDelay, c.read)
 	return c
 }

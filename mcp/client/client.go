@@ -42,6 +42,7 @@ type Conn struct {
 	t       Transport
 	modern  bool
 	version string
+	trace   func(ctx context.Context) (traceparent, tracestate string)
 	lastID  atomic.Int64
 }
 
@@ -97,6 +98,12 @@ type Options struct {
 	// EraAuto; a server silent for that long is taken to be legacy. The
 	// default is [DefaultProbeTimeout].
 	ProbeTimeout time.Duration
+	// TraceContext, if set, gives the W3C Trace Context of a call from its
+	// context: the client sends traceparent and tracestate in the params._meta
+	// of the request, each when it is not empty, in either era. A tracer
+	// sets it so that the server's spans join the caller's trace (the
+	// server's [mcp.Options.Observe] sees them in [mcp.RequestInfo]).
+	TraceContext func(ctx context.Context) (traceparent, tracestate string)
 }
 
 // Defaults of [Options].
@@ -126,7 +133,7 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Conn, error) {
 	if o.ProbeTimeout <= 0 {
 		o.ProbeTimeout = DefaultProbeTimeout
 	}
-	c := &Conn{t: t}
+	c := &Conn{t: t, trace: o.TraceContext}
 	var err error
 	switch o.Era {
 	case EraAuto:
@@ -348,13 +355,16 @@ type clientParams struct {
 	Reason    string `json:"reason,omitempty"`
 }
 
-// clientMeta is the _meta of a modern request.
+// clientMeta is the _meta of a request: the protocol version and client
+// capabilities of a modern one, and the trace context of either era.
 type clientMeta struct {
-	ProtocolVersion    string   `json:"io.modelcontextprotocol/protocolVersion"`
-	ClientCapabilities struct{} `json:"io.modelcontextprotocol/clientCapabilities"`
+	ProtocolVersion    string    `json:"io.modelcontextprotocol/protocolVersion,omitempty"`
+	ClientCapabilities *struct{} `json:"io.modelcontextprotocol/clientCapabilities,omitempty"`
+	Traceparent        string    `json:"traceparent,omitempty"`
+	Tracestate         string    `json:"tracestate,omitempty"`
 }
 
-var modernClientMeta = &clientMeta{ProtocolVersion: mcp.ModernVersion}
+var modernClientMeta = &clientMeta{ProtocolVersion: mcp.ModernVersion, ClientCapabilities: &struct{}{}}
 
 // clientInfo is the clientInfo of initialize.
 type clientInfo struct {
@@ -369,7 +379,7 @@ type clientInfo struct {
 // (BenchmarkCallTool).
 func (c *Conn) request(ctx context.Context, method string, p *clientParams) (json.RawMessage, error) {
 	id := c.lastID.Add(1)
-	m, err := c.outgoing(id, method, p)
+	m, err := c.outgoing(ctx, id, method, p)
 	if err != nil {
 		return nil, err
 	}
@@ -395,20 +405,20 @@ func (c *Conn) request(ctx context.Context, method string, p *clientParams) (jso
 
 // notify sends a notification in the client's era.
 func (c *Conn) notify(ctx context.Context, method string) error {
-	m, err := c.outgoing(0, method, nil)
+	m, err := c.outgoing(ctx, 0, method, nil)
 	if err != nil {
 		return err
 	}
 	return c.t.Notify(ctx, m)
 }
 
-// outgoing encodes a message, adding the modern _meta in the modern era.
-func (c *Conn) outgoing(id int64, method string, p *clientParams) (*Outgoing, error) {
-	if c.modern {
+// outgoing encodes a message sent with ctx, adding its _meta.
+func (c *Conn) outgoing(ctx context.Context, id int64, method string, p *clientParams) (*Outgoing, error) {
+	if meta := c.meta(ctx); meta != nil {
 		if p == nil {
 			p = new(clientParams)
 		}
-		p.Meta = modernClientMeta
+		p.Meta = meta
 	}
 	m := &Outgoing{ID: id, Method: method, Version: c.version}
 	switch method {
@@ -423,6 +433,27 @@ func (c *Conn) outgoing(id int64, method string, p *clientParams) (*Outgoing, er
 		return nil, fmt.Errorf("mcp: encoding the %s request: %w", method, err)
 	}
 	return m, nil
+}
+
+// meta returns the _meta of a message sent with ctx: the modern keys in
+// the modern era, and the trace context Options.TraceContext gives; nil
+// for none.
+func (c *Conn) meta(ctx context.Context) *clientMeta {
+	var tp, ts string
+	if c.trace != nil {
+		tp, ts = c.trace(ctx)
+	}
+	switch {
+	case tp == "" && ts == "" && c.modern:
+		return modernClientMeta
+	case tp == "" && ts == "":
+		return nil
+	}
+	m := &clientMeta{Traceparent: tp, Tracestate: ts}
+	if c.modern {
+		m.ProtocolVersion, m.ClientCapabilities = modernClientMeta.ProtocolVersion, modernClientMeta.ClientCapabilities
+	}
+	return m
 }
 
 // cancelledLine returns the notifications/cancelled message that tells a

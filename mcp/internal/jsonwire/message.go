@@ -34,10 +34,26 @@ type Params struct {
 	RequestID json.RawMessage `json:"requestId"`
 }
 
-// RequestMeta holds the _meta keys of a modern request.
+// RequestMeta holds the _meta keys the server reads: those of a modern
+// request, and the W3C Trace Context a client may send in any era.
 type RequestMeta struct {
 	ProtocolVersion    *string         `json:"io.modelcontextprotocol/protocolVersion"`
 	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+	Traceparent        Passed          `json:"traceparent"`
+	Tracestate         Passed          `json:"tracestate"`
+}
+
+// Passed is a string the server only passes on, such as a traceparent: a
+// JSON string, or "" for any other value, which is no error.
+type Passed string
+
+// UnmarshalJSON keeps the string data holds, and ignores any other value.
+func (p *Passed) UnmarshalJSON(data []byte) error {
+	var s string
+	if len(data) > 0 && data[0] == '"' && json.Unmarshal(data, &s) == nil {
+		*p = Passed(s)
+	}
+	return nil
 }
 
 // IsNotification reports whether a request expects no response.
@@ -48,7 +64,8 @@ func (m *Message) IsResponse() bool { return m.Method == nil }
 
 // DecodeMessage decodes a line into a Message as [Unmarshal] does, error
 // texts included. A plain line (valid UTF-8; each field of Message,
-// Params and RequestMeta given once, and not null; types right) it scans
+// Params and RequestMeta given once, and not null, but for the Passed
+// ones; types right) it scans
 // in one pass without reflection, which also scans the arguments into
 // Params.Args; any other line it leaves to Unmarshal, whose partly decoded
 // Message it returns with the error.
@@ -65,11 +82,13 @@ func DecodeMessage(line []byte) (*Message, error) {
 var (
 	messageNames = []string{"jsonrpc", "id", "method", "params", "result", "error"}
 	paramsNames  = []string{"_meta", "protocolVersion", "name", "arguments", "uri", "requestId"}
-	metaNames    = []string{"io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities"}
+	metaNames    = []string{"io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities", "traceparent", "tracestate"}
 )
 
 // parts holds a scanned message, its params, their strings and the first
-// nodes of its arguments, in one allocation.
+// nodes of its arguments, in one allocation of at most 512 bytes, the
+// size class it has always had (TestPartsSize). Seven nodes hold an
+// object of up to three members, as eight did.
 type parts struct {
 	msg     Message
 	params  Params
@@ -77,7 +96,7 @@ type parts struct {
 	strs    [4]string // one for each *string field
 	usedStr int
 	args    tree
-	nodes   [8]node
+	nodes   [7]node
 }
 
 // messageScanner is a scanner filling parts.
@@ -162,10 +181,24 @@ func (s *messageScanner) meta() (*RequestMeta, bool) {
 			m.ProtocolVersion, ok = s.strPtr()
 		case 1:
 			m.ClientCapabilities, ok = s.raw()
+		case 2:
+			m.Traceparent, ok = s.passed()
+		case 3:
+			m.Tracestate, ok = s.passed()
 		}
 		return ok
 	})
 	return m, ok
+}
+
+// passed reads any value: a string's text, or "" for any other value.
+func (s *messageScanner) passed() (Passed, bool) {
+	if s.peek() == '"' {
+		v, ok := s.str()
+		return Passed(v), ok
+	}
+	_, ok := s.skipValue()
+	return "", ok
 }
 
 // fields reads an object whose members named exactly as one of names it

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/mcpbookshop/guide/internal/exchange"
@@ -48,6 +49,11 @@ var edgeLines = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":7}}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_META":{"io.modelcontextprotocol/protocolversion":"1"}}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":null}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01","tracestate":"congo=t61rcWkgMzE"}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"traceparent":7,"tracestate":null}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"traceparent":{"a":[1]},"tracestate":"a\u003db"}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"traceparent":"a","traceparent":null,"Tracestate":"c"}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"TRACEPARENT":"a","tracestate":"\ud800"}}}`,
 	`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r1","reason":"user"}}`,
 	`{"jsonrpc":"2.0","id":1,"result":{"a":[true,false,null]},"error":null}`,
 	`{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"m"}}`,
@@ -319,4 +325,43 @@ func FuzzScanValue(f *testing.F) {
 		f.Add([]byte(line))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkScanValue(t, data) })
+}
+
+// TestTraceContextIsPassedOn checks that the trace context keys of _meta
+// are read as the strings given, scanned or not, and that any other value
+// is read as "" without an error.
+func TestTraceContextIsPassedOn(t *testing.T) {
+	const tp = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+	for _, tt := range []struct {
+		meta                    string
+		traceparent, tracestate Passed
+	}{
+		{`{"traceparent":"` + tp + `","tracestate":"congo=t61rcWkgMzE"}`, tp, "congo=t61rcWkgMzE"},
+		{`{"traceparent":"` + tp + `"}`, tp, ""},
+		{`{"traceparent":7,"tracestate":null}`, "", ""},
+		{`{"traceparent":["a"],"tracestate":{"b":1}}`, "", ""},
+		{`{"traceparent":"a\u003db"}`, "a=b", ""},
+		{`{"traceparent":"a","traceparent":"b"}`, "b", ""}, // repeated: decoded, not scanned
+		{`{"Traceparent":"a"}`, "", ""},
+	} {
+		line := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":` + tt.meta + `}}`
+		m, err := DecodeMessage([]byte(line))
+		if err != nil {
+			t.Errorf("%s: %v", tt.meta, err)
+			continue
+		}
+		if got := m.Params.Meta; got.Traceparent != tt.traceparent || got.Tracestate != tt.tracestate {
+			t.Errorf("%s: traceparent %q, tracestate %q; want %q, %q", tt.meta, got.Traceparent, got.Tracestate, tt.traceparent, tt.tracestate)
+		}
+	}
+}
+
+// TestPartsSize checks that a scanned message stays in one allocation of
+// the 512-byte size class: a field added to Message, Params or RequestMeta
+// must take its room from elsewhere (from the nodes, say), or every
+// request pays the next class.
+func TestPartsSize(t *testing.T) {
+	if size := unsafe.Sizeof(parts{}); size > 512 {
+		t.Errorf("parts is %d bytes, more than 512", size)
+	}
 }

@@ -50,7 +50,7 @@ func checkUnmarshal[T any](t *testing.T, data []byte) {
 func exactJSON(data []byte) []byte {
 	fields := []string{"jsonrpc", "id", "method", "params", "result", "error", // message
 		"_meta", "protocolVersion", "name", "arguments", "uri", "requestId", // params
-		"io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities", "title"}
+		"io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities", "traceparent", "tracestate", "title"}
 	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	var out []byte
 	last := 0

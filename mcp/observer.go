@@ -1,0 +1,204 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// RequestInfo is a request as [Options.Observe] sees it when it starts.
+type RequestInfo struct {
+	// Method is the request's method, such as "tools/call".
+	Method string
+	// ID is the request's id as the client sent it, JSON text such as 2 or
+	// "a".
+	ID json.RawMessage
+	// Name is what the request names: the tool of a tools/call, the URI of a
+	// resources/read; "" for other methods.
+	Name string
+	// Modern reports the modern era: the request carries its protocol
+	// version in params._meta and is served statelessly. It is false in the
+	// legacy era, and for a request refused before its era is known.
+	Modern bool
+	// ProtocolVersion is the version the request is served at:
+	// [ModernVersion] in the modern era, the version initialize negotiated
+	// in the legacy era, or "" before initialize.
+	ProtocolVersion string
+	// Transport is how the request came in.
+	Transport Transport
+	// Traceparent and Tracestate are the W3C Trace Context the client sent
+	// in params._meta["traceparent"] and ["tracestate"], as it sent them
+	// (the server does not check them); "" when absent or not a string.
+	Traceparent, Tracestate string
+}
+
+// Transport is how a request came in, as [RequestInfo] names it.
+type Transport string
+
+// The transports.
+const (
+	// TransportStdio is a stream of lines: [Server.Serve], and [Main]
+	// without -http.
+	TransportStdio Transport = "stdio"
+	// TransportHTTP is Streamable HTTP: [Server.HTTPHandler] and
+	// [Server.ServeStreamableHTTP].
+	TransportHTTP Transport = "http"
+	// TransportDirect is messages handed to [Session.Handle], as package
+	// mcp/client's InProcess hands them.
+	TransportDirect Transport = "direct"
+)
+
+// Outcome is how a request ended, as the function [Options.Observe]
+// returns sees it. Which fields are set tells the kinds apart:
+//
+//   - a result: neither ProtocolError nor Cancelled (a tools/call result
+//     is ToolResult, whose IsError is false);
+//   - a tool error: ToolResult, with IsError set (a panic in a tool handler
+//     included, with a *[PanicError] in Err);
+//   - a protocol error: ProtocolError;
+//   - a cancellation: Cancelled, with nothing sent.
+type Outcome struct {
+	// ToolResult is the result of a tools/call, a tool error or not; nil
+	// for other methods and when none was sent.
+	ToolResult *CallToolResult
+	// ProtocolError is the JSON-RPC error the client was sent, or nil.
+	ProtocolError *Error
+	// Cancelled reports a request whose context ended while its handler
+	// ran (notifications/cancelled, or an HTTP request closed): it got no
+	// response. A cancellation that arrives after the handler returned,
+	// but before the response is written, withholds the response all the
+	// same; the outcome is then the one the server made.
+	Cancelled bool
+	// Err is the failure, as [ErrorEvent]'s Err gives it: a tool handler's
+	// error, an *[ArgumentsError], a *[PanicError], a protocol error's
+	// withheld cause or the *[Error] sent, or for a cancelled request the
+	// cause of its context's end, unless its handler failed first. It is
+	// nil for a result.
+	Err error
+	// Row is the row of the server's error table that answered the
+	// request, by the name the guide's page "Every error the server sends"
+	// gives it: "tool-error", "unknown-tool", "handler-error" for an *[Error]
+	// a handler returned. It is "" for a result and a cancellation.
+	Row string
+	// Duration is the time from the call of Observe to the end.
+	Duration time.Duration
+}
+
+// observation is the state of an observed request: the function that
+// ends it, when it began, and the first failure seen.
+type observation struct {
+	end   func(Outcome)
+	began time.Time
+	err   error
+}
+
+// startObserving calls Options.Observe for r, which came in on ss with
+// params p (r's, or those of a request refused before it was served), and
+// returns the context r runs with. r ends observed when Observe returned a
+// function to end it.
+func (s *Server) startObserving(ctx context.Context, ss *session, r *request, p *params) context.Context {
+	info := RequestInfo{Method: r.method, ID: r.id, Name: paramsName(r.method, p), Modern: r.modern, Transport: ss.transport}
+	if r.modern {
+		info.ProtocolVersion = ModernVersion
+	} else {
+		info.ProtocolVersion = ss.legacyVersion()
+	}
+	if meta := p.Meta; meta != nil {
+		info.Traceparent, info.Tracestate = string(meta.Traceparent), string(meta.Tracestate)
+	}
+	began := time.Now()
+	octx, end := s.opts.Observe(ctx, info)
+	if octx != nil {
+		ctx = octx
+	}
+	if end != nil {
+		r.obs = &observation{end: end, began: began}
+	}
+	return ctx
+}
+
+// finishObserving ends the observation of r with out, whose Err, Row and
+// Duration it fills in.
+func (r *request) finishObserving(out Outcome) {
+	o := r.obs
+	out.Err = o.err
+	switch {
+	case out.ProtocolError != nil:
+		out.Row = rowNames[out.ProtocolError.kind]
+	case out.ToolResult != nil && out.ToolResult.IsError:
+		out.Row = rowNames[toolErrorKind(out.Err)]
+	}
+	out.Duration = time.Since(o.began)
+	o.end(out)
+}
+
+// toolErrorKind returns the row of a tool error whose failure is err.
+func toolErrorKind(err error) errKind {
+	switch err.(type) {
+	case *PanicError:
+		return errToolPanic
+	case *ArgumentsError:
+		return errInvalidArguments
+	}
+	return errToolError
+}
+
+// observedResult ends the observation of r, which succeeded with result.
+func (r *request) observedResult(result any) {
+	var out Outcome
+	if w, ok := result.(*callToolWire); ok {
+		out.ToolResult = w.CallToolResult
+	}
+	r.finishObserving(out)
+}
+
+// rowNames are the names of errorTable's rows, its kinds without "err" in
+// kebab case, as the guide anchors them (TestRowNames checks them).
+var rowNames = [...]string{
+	errHandlerError:     "handler-error",
+	errToolError:        "tool-error",
+	errToolPanic:        "tool-panic",
+	errInvalidArguments: "invalid-arguments",
+	errResourceNotFound: "resource-not-found",
+	errResourceFailed:   "resource-failed",
+
+	errNoVersion:          "no-version",
+	errUnsupportedVersion: "unsupported-version",
+	errNoCapabilities:     "no-capabilities",
+	errAlreadyInitialized: "already-initialized",
+	errMethodNotFound:     "method-not-found",
+	errNoToolName:         "no-tool-name",
+	errUnknownTool:        "unknown-tool",
+	errArgumentsNotObject: "arguments-not-object",
+	errNoURI:              "no-uri",
+	errUnknownResource:    "unknown-resource",
+	errResultUnencodable:  "result-unencodable",
+
+	errParseError:     "parse-error",
+	errNotAnObject:    "not-an-object",
+	errMemberType:     "member-type",
+	errJSONRPCVersion: "jsonrpc-version",
+	errBadID:          "bad-id",
+	errNoMethod:       "no-method",
+	errEmptyMethod:    "empty-method",
+	errParamType:      "param-type",
+
+	errLineTooLong:      "line-too-long",
+	errBatchUnsupported: "batch-unsupported",
+	errEmptyBatch:       "empty-batch",
+
+	errHTTPMethod:      "http-method",
+	errOrigin:          "origin",
+	errHost:            "host",
+	errAccept:          "accept",
+	errContentType:     "content-type",
+	errBodyTooLarge:    "body-too-large",
+	errBodyUnreadable:  "body-unreadable",
+	errHTTPBatch:       "http-batch",
+	errNoSession:       "no-session",
+	errUnknownSession:  "unknown-session",
+	errTooManySessions: "too-many-sessions",
+	errHeaderMissing:   "header-missing",
+	errHeaderBase64:    "header-base64",
+	errHeaderMismatch:  "header-mismatch",
+}

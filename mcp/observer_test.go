@@ -1,0 +1,484 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+)
+
+// observed is one request an observer saw end.
+type observed struct {
+	info RequestInfo
+	out  Outcome
+}
+
+// observerKey is the key under which the test observer puts a value in
+// each request's context.
+type observerKey struct{}
+
+// recorder returns an Options.Observe that runs each request with
+// "observed" under observerKey in its context and sends each request on
+// the returned channel when it ends.
+func recorder() (func(context.Context, RequestInfo) (context.Context, func(Outcome)), <-chan observed) {
+	ends := make(chan observed, 100)
+	observe := func(ctx context.Context, info RequestInfo) (context.Context, func(Outcome)) {
+		return context.WithValue(ctx, observerKey{}, "observed"), func(out Outcome) {
+			ends <- observed{info, out}
+		}
+	}
+	return observe, ends
+}
+
+// nextEnd returns the next request the recorder saw end.
+func nextEnd(t *testing.T, ends <-chan observed) observed {
+	t.Helper()
+	select {
+	case o := <-ends:
+		return o
+	case <-time.After(testTimeout):
+		t.Fatal("no request ended")
+	}
+	return observed{}
+}
+
+// noMoreEnds fails if the recorder saw another request end.
+func noMoreEnds(t *testing.T, ends <-chan observed) {
+	t.Helper()
+	select {
+	case o := <-ends:
+		t.Errorf("an unexpected end: %+v", o)
+	default:
+	}
+}
+
+// newObservedToolServer returns a server whose Options.Observe is observe
+// and whose OnError sends each event's context on ctxs, with tools and a
+// resource template that fail in every way a handler can:
+//
+//   - echo: a result, or a tool error for an empty text;
+//   - refuse: a handler's protocol error, code -32001;
+//   - first: a panic (an index out of range);
+//   - context: the value under observerKey in its context, as its result;
+//   - unencodable: a result encoding/json cannot encode;
+//   - wait: see addWaitTool;
+//   - shelf://{n}: "missing" is not found, "locked" fails, "fallen"
+//     panics, any other reads.
+func newObservedToolServer(observe func(context.Context, RequestInfo) (context.Context, func(Outcome)), started chan<- context.Context, ctxs chan<- context.Context) *Server {
+	opts := &Options{Observe: observe}
+	if ctxs != nil {
+		opts.OnError = func(ctx context.Context, ev ErrorEvent) { ctxs <- ctx }
+	}
+	s, _ := newEchoServer(opts)
+	AddTool(s, Tool{Name: "refuse"}, func(ctx context.Context, _ struct{}) (string, error) {
+		return "", &Error{Code: -32001, Message: "Not today"}
+	})
+	AddTool(s, Tool{Name: "first"}, func(ctx context.Context, _ struct{}) (string, error) {
+		var authors []string
+		return authors[0], nil
+	})
+	AddTool(s, Tool{Name: "context"}, func(ctx context.Context, _ struct{}) (string, error) {
+		v, _ := ctx.Value(observerKey{}).(string)
+		return "context: " + v, nil
+	})
+	AddTool(s, Tool{Name: "unencodable"}, func(ctx context.Context, _ struct{}) (*CallToolResult, error) {
+		return &CallToolResult{Content: []Content{}, StructuredContent: func() {}}, nil
+	})
+	addWaitTool(s, started, nil)
+	s.AddResourceTemplate(ResourceTemplate{URITemplate: "shelf://{n}", Name: "shelf"}, func(ctx context.Context, req *ResourceRequest) (string, error) {
+		switch req.Params["n"] {
+		case "missing":
+			return "", ResourceNotFound("No shelf %s.", req.Params["n"])
+		case "locked":
+			return "", errors.New("the shelf is locked")
+		case "fallen":
+			panic("the shelf fell")
+		}
+		return "books", nil
+	})
+	return s
+}
+
+func TestObserveSeesEachOutcome(t *testing.T) {
+	observe, ends := recorder()
+	s := newObservedToolServer(observe, nil, nil)
+	c := connect(t, s)
+	var argErr *ArgumentsError
+	var panicErr *PanicError
+	var perr *Error
+	for _, tt := range []struct {
+		name, line string
+		id         string
+		method     string
+		what       string
+		row        string
+		code       int // of the protocol error; 0 for a result
+		toolError  bool
+		err        func(error) bool
+	}{
+		{"result", echoOK, `"ok"`, "tools/call", "echo", "", 0, false, func(err error) bool { return err == nil }},
+		{"tool error", toolCall("1", "echo", `{"text":""}`), "1", "tools/call", "echo", "tool-error", 0, true,
+			func(err error) bool { return err != nil && err.Error() == "nothing to echo" }},
+		{"invalid arguments", toolCall("2", "echo", `{"text":42}`), "2", "tools/call", "echo", "invalid-arguments", 0, true,
+			func(err error) bool { return errors.As(err, &argErr) }},
+		{"panic", toolCall("3", "first", `{}`), "3", "tools/call", "first", "tool-panic", 0, true,
+			func(err error) bool {
+				return errors.As(err, &panicErr) && strings.Contains(err.Error(), "index out of range")
+			}},
+		{"handler's protocol error", toolCall("4", "refuse", `{}`), "4", "tools/call", "refuse", "handler-error", -32001, false,
+			func(err error) bool { return errors.As(err, &perr) && perr.Message == "Not today" }},
+		{"unknown tool", toolCall("5", "nothing", `{}`), "5", "tools/call", "nothing", "unknown-tool", CodeInvalidParams, false,
+			func(err error) bool { return errors.As(err, &perr) && perr.Message == "Unknown tool: nothing" }},
+		{"read", readCall("6", "shelf://1"), "6", "resources/read", "shelf://1", "", 0, false, func(err error) bool { return err == nil }},
+		{"not found", readCall("7", "shelf://missing"), "7", "resources/read", "shelf://missing", "resource-not-found", CodeInvalidParams, false,
+			func(err error) bool { return errors.As(err, &perr) && perr.Message == "No shelf missing." }},
+		{"withheld cause", readCall("8", "shelf://locked"), "8", "resources/read", "shelf://locked", "resource-failed", CodeInternalError, false,
+			func(err error) bool { return err != nil && err.Error() == "the shelf is locked" }},
+		{"resource panic", readCall("9", "shelf://fallen"), "9", "resources/read", "shelf://fallen", "resource-failed", CodeInternalError, false,
+			func(err error) bool { return errors.As(err, &panicErr) && panicErr.Value == "the shelf fell" }},
+		{"list", `{"jsonrpc":"2.0","id":10,"method":"tools/list","params":{` + testMeta + `}}`, "10", "tools/list", "", "", 0, false,
+			func(err error) bool { return err == nil }},
+	} {
+		line := c.call(tt.line)
+		o := nextEnd(t, ends)
+		want := RequestInfo{Method: tt.method, ID: json.RawMessage(tt.id), Name: tt.what, Modern: true, ProtocolVersion: ModernVersion, Transport: TransportStdio}
+		if !sameInfo(o.info, want) {
+			t.Errorf("%s: started %+v, want %+v", tt.name, o.info, want)
+		}
+		out := o.out
+		if out.Row != tt.row || out.Cancelled || !tt.err(out.Err) || out.Duration <= 0 {
+			t.Errorf("%s: row %q, cancelled %v, err %v (%T), duration %v; want row %q", tt.name, out.Row, out.Cancelled, out.Err, out.Err, out.Duration, tt.row)
+		}
+		// What the outcome says was sent is what the client received.
+		var sent reply
+		if err := json.Unmarshal([]byte(line), &sent); err != nil {
+			t.Fatalf("%s: reply %s: %v", tt.name, line, err)
+		}
+		switch {
+		case tt.code != 0:
+			if out.ProtocolError == nil || sent.Error == nil || out.ProtocolError.Code != tt.code || sent.Error.Code != tt.code ||
+				out.ProtocolError.Message != sent.Error.Message || out.ToolResult != nil {
+				t.Errorf("%s: outcome sent %v / %v; the client received %s", tt.name, out.ProtocolError, out.ToolResult, line)
+			}
+		case tt.method == "tools/call":
+			res, _ := json.Marshal(out.ToolResult)
+			if out.ToolResult == nil || out.ToolResult.IsError != tt.toolError || out.ProtocolError != nil ||
+				!strings.Contains(string(sent.Result), string(res[:len(res)-1])) {
+				t.Errorf("%s: outcome sent %s / %v; the client received %s", tt.name, res, out.ProtocolError, line)
+			}
+		default:
+			if out.ToolResult != nil || out.ProtocolError != nil || sent.Result == nil {
+				t.Errorf("%s: outcome sent %v / %v; the client received %s", tt.name, out.ToolResult, out.ProtocolError, line)
+			}
+		}
+	}
+	if err := c.close(); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	noMoreEnds(t, ends) // nor for a line that is not a request
+}
+
+// sameInfo reports whether two RequestInfos are equal.
+func sameInfo(a, b RequestInfo) bool {
+	return string(a.ID) == string(b.ID) && a.Method == b.Method && a.Name == b.Name && a.Modern == b.Modern &&
+		a.ProtocolVersion == b.ProtocolVersion && a.Transport == b.Transport && a.Traceparent == b.Traceparent && a.Tracestate == b.Tracestate
+}
+
+// The context the observer returns is the one the handler runs with, and
+// the one OnError sees; the trace context in _meta is passed through.
+func TestObserveReplacesTheContext(t *testing.T) {
+	observe, ends := recorder()
+	ctxs := make(chan context.Context, 10)
+	s := newObservedToolServer(observe, nil, ctxs)
+	sess := s.NewSession()
+	const tp, ts = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "congo=t61rcWkgMzE,rojo=00f067aa0ba902b7"
+	line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"context","_meta":{"traceparent":"` + tp + `","tracestate":"` + ts + `",` + testMeta[len(`"_meta":{`):] + `}}`
+	if got := string(sess.Handle(context.Background(), []byte(line))); !strings.Contains(got, `"text":"context: observed"`) {
+		t.Errorf("reply %s, want the handler to see the observer's context", got)
+	}
+	o := nextEnd(t, ends)
+	if o.info.Traceparent != tp || o.info.Tracestate != ts || o.info.Transport != TransportDirect {
+		t.Errorf("started %+v, want the trace context %q, %q, over %q", o.info, tp, ts, TransportDirect)
+	}
+	sess.Handle(context.Background(), []byte(toolCall("2", "echo", `{"text":""}`)))
+	nextEnd(t, ends)
+	if ctx := <-ctxs; ctx.Value(observerKey{}) != "observed" {
+		t.Error("OnError did not see the observer's context")
+	}
+}
+
+// An observer may return no function to end a request, and no context.
+func TestObserveMayReturnNothing(t *testing.T) {
+	var started []string
+	s, _ := newEchoServer(&Options{Observe: func(ctx context.Context, req RequestInfo) (context.Context, func(Outcome)) {
+		started = append(started, req.Method)
+		return nil, nil
+	}})
+	sess := s.NewSession()
+	wantEchoOK(t, string(sess.Handle(context.Background(), []byte(echoOK))))
+	if !strings.Contains(string(sess.Handle(context.Background(), []byte(toolCall("1", "nothing", "{}")))), `"error"`) {
+		t.Error("an unknown tool was not refused")
+	}
+	if strings.Join(started, " ") != "tools/call tools/call" {
+		t.Errorf("started %q, want two tools/call", started)
+	}
+}
+
+// A request cancelled by notifications/cancelled ends cancelled, having
+// run with the observer's context.
+func TestObserveSeesACancelledRequest(t *testing.T) {
+	observe, ends := recorder()
+	started := make(chan context.Context, 1)
+	s := newObservedToolServer(observe, started, nil)
+	c := connect(t, s)
+	c.send(toolCall(`"slow"`, "wait", "{}"))
+	if ctx := <-started; ctx.Value(observerKey{}) != "observed" {
+		t.Error("the handler did not run with the observer's context")
+	}
+	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow"}}`)
+	o := nextEnd(t, ends)
+	if string(o.info.ID) != `"slow"` || o.info.Name != "wait" || !o.out.Cancelled || !errors.Is(o.out.Err, context.Canceled) ||
+		o.out.ToolResult != nil || o.out.ProtocolError != nil || o.out.Row != "" {
+		t.Errorf("ended %+v, want the cancelled call, with nothing sent", o)
+	}
+	wantEchoOK(t, c.call(echoOK))
+	nextEnd(t, ends)
+	if err := c.close(); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	noMoreEnds(t, ends)
+}
+
+// Over HTTP, the observer sees both eras, the trace context, a refusal
+// made before the request is served, and a request the client closed.
+func TestObserveOverHTTP(t *testing.T) {
+	observe, ends := recorder()
+	started := make(chan context.Context, 1)
+	s := newObservedToolServer(observe, started, nil)
+	ts := httptest.NewServer(s.HTTPHandler(nil))
+	defer ts.Close()
+
+	const tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"context","_meta":{"traceparent":"` + tp + `",` + httpMeta[len(`"_meta":{`):] + `}}`
+	if r := httpSend(t, "POST", ts.URL, body, httpHeaders("tools/call", "context")); !strings.Contains(r.body, "context: observed") {
+		t.Errorf("modern call: %d %s", r.status, r.body)
+	}
+	o := nextEnd(t, ends)
+	want := RequestInfo{Method: "tools/call", ID: json.RawMessage("1"), Name: "context", Modern: true, ProtocolVersion: ModernVersion,
+		Transport: TransportHTTP, Traceparent: tp}
+	if !sameInfo(o.info, want) || o.out.ToolResult == nil || o.out.ProtocolError != nil {
+		t.Errorf("modern call: %+v, want %+v and a result", o, want)
+	}
+
+	// Refused before it is served: its Mcp-Name contradicts its body.
+	r := httpSend(t, "POST", ts.URL, body, httpHeaders("tools/call", "echo"))
+	o = nextEnd(t, ends)
+	if r.status != http.StatusBadRequest || o.info.Name != "context" || o.info.Traceparent != tp || !o.info.Modern ||
+		o.out.Row != "header-mismatch" || o.out.ProtocolError == nil || o.out.ProtocolError.Code != CodeHeaderMismatch {
+		t.Errorf("header mismatch: %d, %+v", r.status, o)
+	}
+
+	hdr := map[string]string{"Mcp-Session-Id": httpInitSession(t, ts.URL)}
+	if o = nextEnd(t, ends); o.info.Method != "initialize" || o.info.ProtocolVersion != "" || o.info.Modern {
+		t.Errorf("initialize: %+v", o)
+	}
+	httpSend(t, "POST", ts.URL, httpLegacyCall, hdr)
+	if o = nextEnd(t, ends); o.info.Name != "echo" || o.info.ProtocolVersion != "2025-06-18" || o.info.Modern || o.info.Transport != TransportHTTP {
+		t.Errorf("legacy call: %+v", o)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	req := newHTTPRequest(t, ctx, "POST", ts.URL, toolCall("9", "wait", "{}"), httpHeaders("tools/call", "wait"))
+	done := make(chan error)
+	go func() {
+		_, err := http.DefaultClient.Do(req)
+		done <- err
+	}()
+	<-started
+	cancel()
+	<-done
+	if o = nextEnd(t, ends); string(o.info.ID) != "9" || !o.out.Cancelled || !errors.Is(o.out.Err, context.Canceled) {
+		t.Errorf("closed request: %+v, want it cancelled", o)
+	}
+	noMoreEnds(t, ends)
+}
+
+// noMethodRows are the rows of errorTable that answer no request the
+// server reads, so Options.Observe never sees them: a message that is not
+// a request, a stream's framing, an HTTP request refused before its body
+// is read.
+var noMethodRows = []errKind{
+	errParseError, errNotAnObject, errMemberType, errJSONRPCVersion, errBadID, errNoMethod, errEmptyMethod, errParamType,
+	errLineTooLong, errBatchUnsupported, errEmptyBatch,
+	errHTTPMethod, errOrigin, errHost, errAccept, errContentType, errBodyTooLarge, errBodyUnreadable, errHTTPBatch,
+}
+
+// TestObserveSeesEveryRowWithAMethod sends a request answered by each row
+// of errorTable but those of noMethodRows, and checks that the observer
+// sees it end with that row and the error the client received.
+func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
+	observe, ends := recorder()
+	s := newObservedToolServer(observe, nil, nil)
+	ts := httptest.NewServer(s.HTTPHandler(&HTTPOptions{MaxSessions: 1}))
+	defer ts.Close()
+	modern := func(id, method, params string) string {
+		if params != "" {
+			params += ","
+		}
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `","params":{` + params + testMeta + `}}`
+	}
+	legacy := func(id, method string) string { return `{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `"}` }
+	initialize := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`
+	initialized := s.NewSession()
+	initialized.Handle(context.Background(), []byte(initialize))
+	nextEnd(t, ends)
+
+	seen := map[errKind]bool{}
+	check := func(k errKind, how string, line []byte) {
+		t.Helper()
+		o := nextEnd(t, ends)
+		var sent reply
+		json.Unmarshal(line, &sent)
+		if o.out.Row != rowNames[k] || o.info.Method == "" {
+			t.Errorf("%s: ended with row %q for method %q, want %q", how, o.out.Row, o.info.Method, rowNames[k])
+		}
+		e := o.out.ProtocolError
+		if errorTable[k].code == toolResult {
+			if o.out.ToolResult == nil || !o.out.ToolResult.IsError || sent.Result == nil {
+				t.Errorf("%s: outcome %+v, want the tool error sent in %s", how, o.out, line)
+			}
+		} else if e == nil || sent.Error == nil || e.Code != sent.Error.Code || e.Message != sent.Error.Message {
+			t.Errorf("%s: outcome %+v, want the error sent in %s", how, o.out, line)
+		}
+		seen[k] = true
+	}
+	direct := []struct {
+		k    errKind
+		sess *Session
+		line string
+	}{
+		{errHandlerError, nil, toolCall("1", "refuse", "{}")},
+		{errToolError, nil, toolCall("1", "echo", `{"text":""}`)},
+		{errToolPanic, nil, toolCall("1", "first", "{}")},
+		{errInvalidArguments, nil, toolCall("1", "echo", `{"text":1}`)},
+		{errResourceNotFound, nil, readCall("1", "shelf://missing")},
+		{errResourceFailed, nil, readCall("1", "shelf://locked")},
+		{errNoVersion, nil, legacy("1", "tools/list")},
+		{errUnsupportedVersion, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01"}}}`},
+		{errNoCapabilities, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`},
+		{errAlreadyInitialized, initialized, initialize},
+		{errMethodNotFound, nil, modern("1", "prompts/list", "")},
+		{errNoToolName, nil, modern("1", "tools/call", "")},
+		{errUnknownTool, nil, toolCall("1", "nothing", "{}")},
+		{errArgumentsNotObject, nil, toolCall("1", "echo", "[1]")},
+		{errNoURI, nil, modern("1", "resources/read", "")},
+		{errUnknownResource, nil, readCall("1", "other://x")},
+		{errResultUnencodable, nil, toolCall("1", "unencodable", "{}")},
+	}
+	for _, tt := range direct {
+		sess := tt.sess
+		if sess == nil {
+			sess = s.NewSession()
+		}
+		check(tt.k, rowNames[tt.k], sess.Handle(context.Background(), []byte(tt.line)))
+	}
+
+	sid := httpInitSession(t, ts.URL)
+	nextEnd(t, ends)
+	overHTTP := []struct {
+		k    errKind
+		body string
+		hdr  map[string]string
+	}{
+		{errUnsupportedVersion, httpLegacyCall, map[string]string{"Mcp-Protocol-Version": "1999-01-01", "Mcp-Session-Id": sid}},
+		{errNoSession, httpLegacyCall, nil},
+		{errUnknownSession, httpLegacyCall, map[string]string{"Mcp-Session-Id": "gone"}},
+		{errTooManySessions, httpInit, nil},
+		{errHeaderMissing, httpCall, map[string]string{"Mcp-Protocol-Version": ModernVersion}},
+		{errHeaderBase64, httpCall, map[string]string{"Mcp-Protocol-Version": ModernVersion, "Mcp-Method": "tools/call", "Mcp-Name": "=?base64?!!?="}},
+		{errHeaderMismatch, httpCall, httpHeaders("tools/call", "wait")},
+	}
+	for _, tt := range overHTTP {
+		r := httpSend(t, "POST", ts.URL, tt.body, tt.hdr)
+		check(tt.k, "HTTP "+rowNames[tt.k], []byte(r.body))
+	}
+	noMoreEnds(t, ends)
+
+	for _, k := range noMethodRows {
+		seen[k] = true
+	}
+	for k := range errorTable {
+		if !seen[errKind(k)] {
+			t.Errorf("row %s: no request shows the observer sees it, and it is not in noMethodRows", rowNames[k])
+		}
+	}
+}
+
+// TestRowNames checks rowNames against errortable.go: one name for each
+// kind, its Go name without "err" in kebab case, as the guide anchors it.
+func TestRowNames(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "errortable.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if d, ok := n.(*ast.GenDecl); ok && d.Tok == token.CONST {
+			for _, spec := range d.Specs {
+				for _, name := range spec.(*ast.ValueSpec).Names {
+					if strings.HasPrefix(name.Name, "err") {
+						kinds = append(kinds, name.Name)
+					}
+				}
+			}
+		}
+		return true
+	})
+	if len(kinds) != len(errorTable) || len(rowNames) != len(errorTable) {
+		t.Fatalf("%d kinds in errortable.go, %d rows, %d names", len(kinds), len(errorTable), len(rowNames))
+	}
+	for i, kind := range kinds {
+		if want := kebab(strings.TrimPrefix(kind, "err")); rowNames[i] != want {
+			t.Errorf("rowNames[%s] = %q, want %q", kind, rowNames[i], want)
+		}
+	}
+}
+
+// kebab turns a Go name into lower-case words joined by "-": an upper-case
+// letter starts a word after a lower-case one or a digit, or before a
+// lower-case one (HTTPMethod is http-method).
+func kebab(name string) string {
+	r := []rune(name)
+	var b strings.Builder
+	for i, c := range r {
+		if i > 0 && unicode.IsUpper(c) && (!unicode.IsUpper(r[i-1]) || i+1 < len(r) && unicode.IsLower(r[i+1])) {
+			b.WriteByte('-')
+		}
+		b.WriteRune(unicode.ToLower(c))
+	}
+	return b.String()
+}
+
+// BenchmarkObserve times chapter 01's modern tools/call, as
+// BenchmarkToolsCall does, with an observer that replaces the context and
+// returns a function to end each request: what observing costs. With
+// Options.Observe nil, BenchmarkToolsCall is unchanged.
+func BenchmarkObserve(b *testing.B) {
+	s := newBenchToolServer()
+	var ends int
+	s.opts.Observe = func(ctx context.Context, req RequestInfo) (context.Context, func(Outcome)) {
+		return context.WithValue(ctx, observerKey{}, req.Method), func(out Outcome) { ends++ }
+	}
+	benchLine(b, s, true, benchCall(`{"title":"Dune"}`, true), wantDune)
+	if ends == 0 {
+		b.Fatal("the observer saw no request end")
+	}
+}
