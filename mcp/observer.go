@@ -159,6 +159,7 @@ var rowNames = [...]string{
 	errToolError:        "tool-error",
 	errToolPanic:        "tool-panic",
 	errInvalidArguments: "invalid-arguments",
+	errArgumentGoType:   "argument-go-type",
 	errResourceNotFound: "resource-not-found",
 	errResourceFailed:   "resource-failed",
 
