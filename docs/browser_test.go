@@ -30,7 +30,7 @@ var screenshots = flag.String("screenshots", "", "write the browser test's scree
 // The browser test's limits: the whole test, and one wait in a page (the
 // first Run of a chapter loads its module).
 const (
-	browserTimeout = 5 * time.Minute
+	browserTimeout = 8 * time.Minute
 	waitTimeout    = time.Minute
 	pollInterval   = 50 * time.Millisecond
 )
@@ -124,6 +124,11 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("starting the browser: %v", err)
 	}
 	pool := newTabs(ctx, runtime.GOMAXPROCS(0))
+	pool.axe, err = newAxeAudit()
+	if err != nil {
+		t.Log(err)
+	}
+	defer pool.axe.report(t)
 
 	ui, err := uiStrings(cfg.Docs)
 	if err != nil {
@@ -133,7 +138,10 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	crawled := crawlPages(s, crawl)
+	crawled, err := crawlPages(s, crawl)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("crawl=%s: %d of the site's pages, at both widths", crawl, len(crawled))
 	var links linkSet
 	// The subtests run in parallel, each in a tab of the pool; the links
@@ -152,7 +160,7 @@ func TestBrowser(t *testing.T) {
 			// sample runs every transcript from the first and one page's
 			// from the others; the full crawl, every one from each.
 			pages := pagesWithRun
-			if crawl == crawlSmoke || (crawl == crawlSample && i > 0) {
+			if crawl == crawlSmoke || crawl == crawlListed || (crawl == crawlSample && i > 0) {
 				pages = pages[:1]
 			}
 			t.Run("run the transcripts from "+host.name, func(t *testing.T) {
@@ -162,6 +170,7 @@ func TestBrowser(t *testing.T) {
 				var cold, warm []float64 // milliseconds from a click to the replies
 				for _, page := range pages {
 					b.visit(t, host.base+page)
+					b.audit(t, host.name+" "+page, "")
 					var figures []string
 					b.eval(t, `[...document.querySelectorAll("figure.transcript")].filter(f => f.querySelector(".run-button")).map(f => f.id)`, &figures)
 					for j, id := range figures {
@@ -206,6 +215,7 @@ func TestBrowser(t *testing.T) {
 							t.Errorf("%s: a request leaves the page's files: %s (%s)", page, r.Name, r.Type)
 						}
 					}
+					b.audit(t, fmt.Sprintf("%s %s after %d Runs", host.name, page, len(figures)), "")
 					b.check(t, host.name+" "+page)
 				}
 				if ran == 0 {
@@ -247,6 +257,7 @@ func TestBrowser(t *testing.T) {
 			if len(hits) == 0 || !strings.Contains(strings.Join(hits, "\n"), "isError") {
 				t.Fatalf("searching isError found %q", hits)
 			}
+			b.audit(t, "index.html with the search results for isError", "")
 			var first string
 			b.eval(t, `document.querySelector("#search-results a").href`, &first)
 			if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS("#search-results a"))); err != nil {
@@ -379,6 +390,7 @@ func TestBrowser(t *testing.T) {
 			if !differs {
 				t.Error("the reply to the edited request is not marked as differing from the pinned one")
 			}
+			b.audit(t, "tool-errors.html with an edited request and its reply", "")
 			if *screenshots != "" {
 				png, err := chromedp.Run(b.ctx, chromedp.Screenshot(chromedp.CSS(fig)))
 				if err != nil {

@@ -28,10 +28,11 @@ const (
 	crawlAll    = "all"    // every page of every language
 	crawlSample = "sample" // one page of each language, a different one each
 	crawlSmoke  = "smoke"  // the landing page, and one page's Run buttons
+	crawlListed = "listed" // the pages the flag names, and one page's Run buttons
 )
 
 var crawlFlag = flag.String("crawl", os.Getenv("GUIDE_CRAWL"),
-	"the pages the browser test visits at both widths: `all`, sample (one page of each language, a different one each; the default) or smoke (the landing page; the default under -race); the environment's GUIDE_CRAWL sets the default")
+	"the pages the browser test visits at both widths: `all`, sample (one page of each language, a different one each; the default), smoke (the landing page; the default under -race), or pages of the site by name, separated by commas (ja/tool-errors.html,errors.html); the environment's GUIDE_CRAWL sets the default")
 
 // raceEnabled is set under the race detector (race_test.go), which the
 // crawl need not repeat.
@@ -48,7 +49,12 @@ func crawlMode() (string, error) {
 		}
 		return crawlSample, nil
 	}
-	return "", fmt.Errorf("-crawl=%q: want %s, %s or %s", *crawlFlag, crawlAll, crawlSample, crawlSmoke)
+	for _, page := range strings.Split(*crawlFlag, ",") {
+		if !strings.HasSuffix(page, ".html") {
+			return "", fmt.Errorf("-crawl=%q: want %s, %s, %s or pages of the site separated by commas, such as ja/tool-errors.html,errors.html", *crawlFlag, crawlAll, crawlSample, crawlSmoke)
+		}
+	}
+	return crawlListed, nil
 }
 
 // langOf returns the language of a page by its path in the site.
@@ -59,8 +65,9 @@ func langOf(page string) string {
 	return site.SourceLanguage
 }
 
-// crawlPages returns the pages of s that a crawl visits, sorted.
-func crawlPages(s *site.Site, mode string) []string {
+// crawlPages returns the pages of s that a crawl visits, sorted; an error
+// names a page the flag lists that s does not have.
+func crawlPages(s *site.Site, mode string) ([]string, error) {
 	byLang := make(map[string][]string)
 	for name := range s.Files {
 		if strings.HasSuffix(name, ".html") {
@@ -76,7 +83,14 @@ func crawlPages(s *site.Site, mode string) []string {
 	var out []string
 	switch mode {
 	case crawlSmoke:
-		return []string{"index.html"}
+		return []string{"index.html"}, nil
+	case crawlListed:
+		for _, page := range strings.Split(*crawlFlag, ",") {
+			if _, ok := s.Files[page]; !ok {
+				return nil, fmt.Errorf("-crawl: the site has no page %s; its pages are named as in the site, e.g. tool-errors.html, ja/tool-errors.html", page)
+			}
+			out = append(out, page)
+		}
 	case crawlAll:
 		for _, lang := range langs {
 			out = append(out, byLang[lang]...)
@@ -89,7 +103,7 @@ func crawlPages(s *site.Site, mode string) []string {
 		}
 	}
 	slices.Sort(out)
-	return slices.Compact(out)
+	return slices.Compact(out), nil
 }
 
 // uiStrings reads the interface strings of every language of a docs tree.
@@ -278,13 +292,46 @@ func checkPage(t *testing.T, b *tab, base, page string, vp viewport, ui map[stri
 		}
 		shot(t, *screenshots, "crawl-"+vp.name+"-"+strings.NewReplacer("/", "-", ".html", "").Replace(page), png)
 	}
+	b.audit(t, what, "")
+	// The page once its transcripts have run: the live replies beside the
+	// pinned ones.
+	var runs []string
+	b.eval(t, runAll, &runs)
+	for _, r := range runs {
+		if !strings.Contains(r, "run-status ok") {
+			t.Errorf("%s: a Run: %s", what, r)
+		}
+	}
+	if len(runs) > 0 {
+		b.audit(t, fmt.Sprintf("%s after %d Runs", what, len(runs)), "")
+	}
 	if r.Word == "" {
 		t.Errorf("%s: no word in its text to search for", what)
 	} else {
 		searchFor(t, b, base, page, r.Word, vp)
+		b.audit(t, what+": the search results", "#search-results")
 	}
 	b.check(t, what)
 }
+
+// runAll is a script that clicks the page's Run buttons in turn, each once
+// the one before has answered or a minute has passed, and resolves to what
+// their status says: the figure's id, the status's class and its text.
+const runAll = `(async () => {
+	const out = [];
+	for (const run of document.querySelectorAll("figure .run")) {
+		const status = run.querySelector(".run-status");
+		await new Promise(resolve => {
+			const done = () => { obs.disconnect(); clearTimeout(deadline); resolve(); };
+			const obs = new MutationObserver(() => { if (/\b(ok|bad)\b/.test(status.className)) { done(); } });
+			const deadline = setTimeout(done, 60000);
+			obs.observe(status, {attributes: true, childList: true, characterData: true, subtree: true});
+			run.querySelector(".run-button").click();
+		});
+		out.push(run.closest("figure").id + ": " + status.className + ": " + status.textContent);
+	}
+	return out;
+})()`
 
 // checkAlternates checks that a page's rel=alternate links are the
 // languages of its switcher, plus x-default for the English page, and that
