@@ -267,6 +267,11 @@ func TestBrowser(t *testing.T) {
 			t.Logf("search for isError: %d results, the first: %s", len(hits), strings.Join(strings.Fields(hits[0]), " "))
 		})
 
+		t.Run("keyboard", func(t *testing.T) {
+			t.Parallel()
+			testKeyboard(t, pool.get(t), srv.URL)
+		})
+
 		t.Run("language switcher", func(t *testing.T) {
 			t.Parallel()
 			b := pool.get(t)
