@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // axeFile is axe-core's script, as npm ci at the repository's root
@@ -27,8 +29,13 @@ const axeInstall = "npm ci (at the repository's root)"
 // the violations rated serious or critical, with the elements that have
 // them.
 const axeRun = `(async within => {
+	// Two frames, so that what the page does on a change of width (see
+	// fitScroll in site.js) is done.
+	await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
 	const rules = Object.fromEntries(axe.getRules(["experimental"]).map(r => [r.ruleId, {enabled: true}]));
-	const res = await axe.run(within ? {include: [within]} : document, {resultTypes: ["violations"], rules});
+	// No preload: from file:// axe may not fetch the style sheets, and the
+	// one rule that reads them (css-orientation-lock) does not apply.
+	const res = await axe.run(within ? {include: [within]} : document, {resultTypes: ["violations"], rules, preload: false});
 	const bad = n => n.impact === "serious" || n.impact === "critical";
 	return res.violations.filter(v => v.nodes.some(bad)).map(v => ({
 		rule: v.id, impact: v.impact, help: v.help,
@@ -80,11 +87,11 @@ func (a *axeAudit) check(t *testing.T, b *tab, what, within string) {
 	var loaded bool
 	b.eval(t, `typeof axe === "object"`, &loaded)
 	if !loaded {
-		// Evaluated as a script of its own, so that it defines the global axe.
-		var ok bool
-		b.eval(t, a.script+"\n;typeof axe === \"object\"", &ok)
-		if !ok {
-			t.Fatalf("%s: %s does not define axe", what, axeFile)
+		// Evaluated as a script of its own, so that it defines the global
+		// axe; an error names the file, not its half a megabyte.
+		ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](a.script+"\n;typeof axe === \"object\""))
+		if err != nil || !ok {
+			t.Fatalf("%s: loading %s into the page: defines axe %v, %v", what, axeFile, ok, err)
 		}
 	}
 	var found []axeViolation

@@ -27,10 +27,12 @@ import (
 
 var screenshots = flag.String("screenshots", "", "write the browser test's screenshots into this `folder`")
 
-// The browser test's limits: the whole test, and one wait in a page (the
-// first Run of a chapter loads its module).
+// The browser test's limits: the whole test, the whole test crawling every
+// page (which .ci/run gives the time, with go test -timeout), and one wait
+// in a page (the first Run of a chapter loads its module).
 const (
-	browserTimeout = 8 * time.Minute
+	browserTimeout = 5 * time.Minute
+	crawlTimeout   = 25 * time.Minute
 	waitTimeout    = time.Minute
 	pollInterval   = 50 * time.Millisecond
 )
@@ -86,7 +88,15 @@ func docsWithTestLanguage(t *testing.T) fs.FS {
 // -crawl=all (see crawlFlag). Its subtests run in parallel in the tabs of
 // one browser.
 func TestBrowser(t *testing.T) {
-	ctx, started := startBrowser(t, browserTimeout)
+	crawl, err := crawlMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	timeout := browserTimeout
+	if crawl == crawlAll {
+		timeout = crawlTimeout
+	}
+	ctx, started := startBrowser(t, timeout)
 	root, err := filepath.Abs(testRoot)
 	if err != nil {
 		t.Fatal(err)
@@ -131,10 +141,6 @@ func TestBrowser(t *testing.T) {
 	defer pool.axe.report(t)
 
 	ui, err := uiStrings(cfg.Docs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	crawl, err := crawlMode()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -226,11 +226,22 @@ const pageChecks = `(en, ui) => {
 }`
 
 // crawlSite visits pages of the site at base in one tab at width vp and
-// checks each (see checkPage); the links they hold go into links.
+// checks each (see checkPage); the links they hold go into links. The
+// crawls at desktop and at phone width take turns at running a page's
+// transcripts (every other page), each checking the page after its Runs
+// at both widths: a Run loads the chapter's module, the slowest step.
 func crawlSite(t *testing.T, b *tab, base string, vp viewport, pages []string, ui map[string]map[string]string, links *linkSet) {
 	b.viewport(t, vp.width, vp.height, vp.opts...)
-	for _, page := range pages {
-		checkPage(t, b, base, page, vp, ui, links)
+	other := phone
+	if vp.name == phone.name {
+		other = desktop
+	}
+	for i, page := range pages {
+		var runs *viewport
+		if (i%2 == 0) == (vp.name == desktop.name) {
+			runs = &other
+		}
+		checkPage(t, b, base, page, vp, runs, ui, links)
 	}
 	t.Logf("%d pages checked at %d px", len(pages), vp.width)
 }
@@ -239,9 +250,12 @@ func crawlSite(t *testing.T, b *tab, base string, vp viewport, pages []string, u
 // image that does not load, nothing loaded from elsewhere, no chapter
 // module before a Run, and its own language's search index only; nothing wider than the screen; no interface string
 // left in English; a rel=alternate link for each language of the switcher
-// and x-default; and a search for a word of its own text finds sections
-// of its own language only, its own among them.
-func checkPage(t *testing.T, b *tab, base, page string, vp viewport, ui map[string]map[string]string, links *linkSet) {
+// and x-default; no serious or critical violation that axe-core finds (see
+// tab.audit); and a search for a word of its own text finds sections of
+// its own language only, its own among them, and its results list passes
+// axe-core too. If runs is not nil, it also runs the page's transcripts
+// and checks the page with their live replies at width vp and at *runs.
+func checkPage(t *testing.T, b *tab, base, page string, vp viewport, runs *viewport, ui map[string]map[string]string, links *linkSet) {
 	t.Helper()
 	what := fmt.Sprintf("%s at %d px", page, vp.width)
 	b.visit(t, base+"/"+page)
@@ -293,17 +307,22 @@ func checkPage(t *testing.T, b *tab, base, page string, vp viewport, ui map[stri
 		shot(t, *screenshots, "crawl-"+vp.name+"-"+strings.NewReplacer("/", "-", ".html", "").Replace(page), png)
 	}
 	b.audit(t, what, "")
-	// The page once its transcripts have run: the live replies beside the
-	// pinned ones.
-	var runs []string
-	b.eval(t, runAll, &runs)
-	for _, r := range runs {
-		if !strings.Contains(r, "run-status ok") {
-			t.Errorf("%s: a Run: %s", what, r)
+	if runs != nil {
+		// The page once its transcripts have run: the live replies beside
+		// the pinned ones.
+		var ran []string
+		b.eval(t, runAll, &ran)
+		for _, r := range ran {
+			if !strings.Contains(r, "run-status ok") {
+				t.Errorf("%s: a Run: %s", what, r)
+			}
 		}
-	}
-	if len(runs) > 0 {
-		b.audit(t, fmt.Sprintf("%s after %d Runs", what, len(runs)), "")
+		if len(ran) > 0 {
+			b.audit(t, fmt.Sprintf("%s after %d Runs", what, len(ran)), "")
+			b.viewport(t, runs.width, runs.height, runs.opts...)
+			b.audit(t, fmt.Sprintf("%s at %d px after %d Runs", page, runs.width, len(ran)), "")
+			b.viewport(t, vp.width, vp.height, vp.opts...)
+		}
 	}
 	if r.Word == "" {
 		t.Errorf("%s: no word in its text to search for", what)

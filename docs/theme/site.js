@@ -558,6 +558,7 @@
           "<button type=\"button\" class=\"send\">" + escapeHTML(body.dataset.send) + "</button>" +
           "<button type=\"button\" class=\"reset\">" + escapeHTML(body.dataset.reset) + "</button></div>";
         var area = editor.querySelector("textarea");
+        area.setAttribute("aria-label", body.dataset.requestLabel);
         area.value = pretty(ex.dataset.request);
         area.rows = Math.min(area.value.split("\n").length + 1, 24);
         code.hidden = true;
@@ -581,6 +582,7 @@
           if (live) { live.remove(); }
           ex.classList.remove("has-live");
           say("");
+          edit.focus(); // the focus was in the editor, now gone
         });
       });
     });
