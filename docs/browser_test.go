@@ -278,6 +278,43 @@ func TestBrowser(t *testing.T) {
 			testKeyboard(t, pool.get(t), srv.URL)
 		})
 
+		t.Run("dark scheme", func(t *testing.T) {
+			t.Parallel()
+			b := pool.get(t)
+			// The crawl sees the light scheme; axe-core checks the dark one
+			// here, colours and contrasts included, on a page with
+			// transcripts, before and after its Runs, and with search results.
+			if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
+			}); err != nil {
+				t.Fatal(err)
+			}
+			for _, vp := range []viewport{desktop, phone} {
+				b.viewport(t, vp.width, vp.height, vp.opts...)
+				what := fmt.Sprintf("tool-errors.html at %d px in the dark scheme", vp.width)
+				b.visit(t, srv.URL+"/tool-errors.html")
+				var dark bool
+				b.eval(t, `matchMedia("(prefers-color-scheme: dark)").matches && getComputedStyle(document.body).backgroundColor !== "rgb(255, 255, 255)"`, &dark)
+				if !dark {
+					t.Fatalf("%s: the page is not dark", what)
+				}
+				b.audit(t, what, "")
+				var ran []string
+				b.eval(t, runAll, &ran)
+				if len(ran) == 0 {
+					t.Fatalf("%s: no transcript ran", what)
+				}
+				b.audit(t, what+" after its Runs", "")
+				// An edited request, sent: the editor and its reply.
+				const ex = "#t01-modern-tool-error .exchange"
+				b.eval(t, `(document.querySelector("`+ex+` .edit").click(), document.querySelector("`+ex+` .editor .send").click(), true)`, new(bool))
+				b.poll(t, `document.querySelector("`+ex+` .editor") !== null && /\b(ok|bad)\b|^run-status$/.test(document.querySelector("#t01-modern-tool-error .run-status").className) && !document.querySelector("#t01-modern-tool-error").classList.contains("busy")`)
+				b.audit(t, what+" with an edited request sent", "")
+				searchFor(t, b, srv.URL, "tool-errors.html", "isError", vp)
+				b.audit(t, what+" with search results", "#search-results")
+			}
+		})
+
 		t.Run("language switcher", func(t *testing.T) {
 			t.Parallel()
 			b := pool.get(t)
