@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -236,14 +237,15 @@ func crawlSite(t *testing.T, b *tab, base string, vp viewport, pages []string, u
 	if vp.name == phone.name {
 		other = desktop
 	}
+	var running time.Duration
 	for i, page := range pages {
 		var runs *viewport
 		if (i%2 == 0) == (vp.name == desktop.name) {
 			runs = &other
 		}
-		checkPage(t, b, base, page, vp, runs, ui, links)
+		running += checkPage(t, b, base, page, vp, runs, ui, links)
 	}
-	t.Logf("%d pages checked at %d px", len(pages), vp.width)
+	t.Logf("%d pages checked at %d px; running their transcripts took %v", len(pages), vp.width, running.Round(time.Second))
 }
 
 // checkPage visits a page and checks it: its lang; no console error; no
@@ -254,8 +256,9 @@ func crawlSite(t *testing.T, b *tab, base string, vp viewport, pages []string, u
 // tab.audit); and a search for a word of its own text finds sections of
 // its own language only, its own among them, and its results list passes
 // axe-core too. If runs is not nil, it also runs the page's transcripts
-// and checks the page with their live replies at width vp and at *runs.
-func checkPage(t *testing.T, b *tab, base, page string, vp viewport, runs *viewport, ui map[string]map[string]string, links *linkSet) {
+// and checks the page with their live replies at width vp and at *runs;
+// it returns the time the Runs took.
+func checkPage(t *testing.T, b *tab, base, page string, vp viewport, runs *viewport, ui map[string]map[string]string, links *linkSet) (running time.Duration) {
 	t.Helper()
 	what := fmt.Sprintf("%s at %d px", page, vp.width)
 	b.visit(t, base+"/"+page)
@@ -311,7 +314,9 @@ func checkPage(t *testing.T, b *tab, base, page string, vp viewport, runs *viewp
 		// The page once its transcripts have run: the live replies beside
 		// the pinned ones.
 		var ran []string
+		start := time.Now()
 		b.eval(t, runAll, &ran)
+		running = time.Since(start)
 		for _, r := range ran {
 			if !strings.Contains(r, "run-status ok") {
 				t.Errorf("%s: a Run: %s", what, r)
@@ -331,6 +336,7 @@ func checkPage(t *testing.T, b *tab, base, page string, vp viewport, runs *viewp
 		b.audit(t, what+": the search results", "#search-results")
 	}
 	b.check(t, what)
+	return running
 }
 
 // runAll is a script that clicks the page's Run buttons in turn, each once
