@@ -227,25 +227,31 @@ const pageChecks = `(en, ui) => {
 }`
 
 // crawlSite visits pages of the site at base in one tab at width vp and
-// checks each (see checkPage); the links they hold go into links. The
-// crawls at desktop and at phone width take turns at running a page's
-// transcripts (every other page), each checking the page after its Runs
-// at both widths: a Run loads the chapter's module, the slowest step.
-func crawlSite(t *testing.T, b *tab, base string, vp viewport, pages []string, ui map[string]map[string]string, links *linkSet) {
+// checks each (see checkPage); the links they hold go into links. It
+// visits part of parts of them, the pages whose index is part modulo
+// parts. The crawls at desktop and at phone width take turns at running
+// a page's transcripts (every other page), each checking the page after
+// its Runs at both widths: a Run loads the chapter's module.
+func crawlSite(t *testing.T, b *tab, base string, vp viewport, pages []string, part, parts int, ui map[string]map[string]string, links *linkSet) {
 	b.viewport(t, vp.width, vp.height, vp.opts...)
 	other := phone
 	if vp.name == phone.name {
 		other = desktop
 	}
 	var running time.Duration
+	checked := 0
 	for i, page := range pages {
+		if i%parts != part {
+			continue
+		}
 		var runs *viewport
-		if (i%2 == 0) == (vp.name == desktop.name) {
+		if (i/parts%2 == 0) == (vp.name == desktop.name) {
 			runs = &other
 		}
 		running += checkPage(t, b, base, page, vp, runs, ui, links)
+		checked++
 	}
-	t.Logf("%d pages checked at %d px; running their transcripts took %v", len(pages), vp.width, running.Round(time.Second))
+	t.Logf("%d pages checked at %d px; running their transcripts took %v", checked, vp.width, running.Round(time.Second))
 }
 
 // checkPage visits a page and checks it: its lang; no console error; no
