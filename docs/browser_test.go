@@ -27,10 +27,12 @@ import (
 
 var screenshots = flag.String("screenshots", "", "write the browser test's screenshots into this `folder`")
 
-// The browser test's limits: the whole test, and one wait in a page (the
-// first Run of a chapter loads its module).
+// The browser test's limits: the whole test, the whole test crawling every
+// page (which .ci/run gives the time, with go test -timeout), and one wait
+// in a page (the first Run of a chapter loads its module).
 const (
 	browserTimeout = 5 * time.Minute
+	crawlTimeout   = 25 * time.Minute
 	waitTimeout    = time.Minute
 	pollInterval   = 50 * time.Millisecond
 )
@@ -86,7 +88,15 @@ func docsWithTestLanguage(t *testing.T) fs.FS {
 // -crawl=all (see crawlFlag). Its subtests run in parallel in the tabs of
 // one browser.
 func TestBrowser(t *testing.T) {
-	ctx, started := startBrowser(t, browserTimeout)
+	crawl, err := crawlMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	timeout := browserTimeout
+	if crawl == crawlAll {
+		timeout = crawlTimeout
+	}
+	ctx, started := startBrowser(t, timeout)
 	root, err := filepath.Abs(testRoot)
 	if err != nil {
 		t.Fatal(err)
@@ -124,16 +134,23 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("starting the browser: %v", err)
 	}
 	pool := newTabs(ctx, runtime.GOMAXPROCS(0))
+	pool.axe, err = newAxeAudit()
+	if err != nil {
+		// Said twice: in the parent's log, and as a skipped subtest that
+		// go test -v lists.
+		t.Log(err)
+		t.Run("axe-core", func(t *testing.T) { t.Skip(err) })
+	}
+	defer pool.axe.report(t)
 
 	ui, err := uiStrings(cfg.Docs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	crawl, err := crawlMode()
+	crawled, err := crawlPages(s, crawl)
 	if err != nil {
 		t.Fatal(err)
 	}
-	crawled := crawlPages(s, crawl)
 	t.Logf("crawl=%s: %d of the site's pages, at both widths", crawl, len(crawled))
 	var links linkSet
 	// The subtests run in parallel, each in a tab of the pool; the links
@@ -152,7 +169,7 @@ func TestBrowser(t *testing.T) {
 			// sample runs every transcript from the first and one page's
 			// from the others; the full crawl, every one from each.
 			pages := pagesWithRun
-			if crawl == crawlSmoke || (crawl == crawlSample && i > 0) {
+			if crawl == crawlSmoke || crawl == crawlListed || (crawl == crawlSample && i > 0) {
 				pages = pages[:1]
 			}
 			t.Run("run the transcripts from "+host.name, func(t *testing.T) {
@@ -162,6 +179,7 @@ func TestBrowser(t *testing.T) {
 				var cold, warm []float64 // milliseconds from a click to the replies
 				for _, page := range pages {
 					b.visit(t, host.base+page)
+					b.audit(t, host.name+" "+page, "")
 					var figures []string
 					b.eval(t, `[...document.querySelectorAll("figure.transcript")].filter(f => f.querySelector(".run-button")).map(f => f.id)`, &figures)
 					for j, id := range figures {
@@ -206,6 +224,7 @@ func TestBrowser(t *testing.T) {
 							t.Errorf("%s: a request leaves the page's files: %s (%s)", page, r.Name, r.Type)
 						}
 					}
+					b.audit(t, fmt.Sprintf("%s %s after %d Runs", host.name, page, len(figures)), "")
 					b.check(t, host.name+" "+page)
 				}
 				if ran == 0 {
@@ -221,14 +240,21 @@ func TestBrowser(t *testing.T) {
 			})
 		}
 
-		t.Run("crawl at desktop width", func(t *testing.T) {
-			t.Parallel()
-			crawlSite(t, pool.get(t), srv.URL, desktop, crawled, ui, &links)
-		})
-		t.Run("crawl at phone width", func(t *testing.T) {
-			t.Parallel()
-			crawlSite(t, pool.get(t), srv.URL, phone, crawled, ui, &links)
-		})
+		// Each width's crawl in as many parts as a machine with more than
+		// two cores runs side by side: axe-core's check is the slow part.
+		parts := max(1, runtime.GOMAXPROCS(0)/2)
+		for _, vp := range []viewport{desktop, phone} {
+			for part := range parts {
+				name := "crawl at " + vp.name + " width"
+				if parts > 1 {
+					name += fmt.Sprintf(" (%d of %d)", part+1, parts)
+				}
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					crawlSite(t, pool.get(t), srv.URL, vp, crawled, part, parts, ui, &links)
+				})
+			}
+		}
 		t.Run("scripts", func(t *testing.T) {
 			t.Parallel()
 			testScripts(t, pool)
@@ -247,6 +273,7 @@ func TestBrowser(t *testing.T) {
 			if len(hits) == 0 || !strings.Contains(strings.Join(hits, "\n"), "isError") {
 				t.Fatalf("searching isError found %q", hits)
 			}
+			b.audit(t, "index.html with the search results for isError", "")
 			var first string
 			b.eval(t, `document.querySelector("#search-results a").href`, &first)
 			if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS("#search-results a"))); err != nil {
@@ -254,6 +281,48 @@ func TestBrowser(t *testing.T) {
 			}
 			b.poll(t, `location.href === "`+first+`" && document.readyState === "complete" && document.body.innerText.includes("isError")`)
 			t.Logf("search for isError: %d results, the first: %s", len(hits), strings.Join(strings.Fields(hits[0]), " "))
+		})
+
+		t.Run("keyboard", func(t *testing.T) {
+			t.Parallel()
+			testKeyboard(t, pool.get(t), srv.URL)
+		})
+
+		t.Run("dark scheme", func(t *testing.T) {
+			t.Parallel()
+			b := pool.get(t)
+			// The crawl sees the light scheme; axe-core checks the dark one
+			// here, colours and contrasts included, on a page with
+			// transcripts, before and after its Runs, and with search results.
+			if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
+			}); err != nil {
+				t.Fatal(err)
+			}
+			for _, vp := range []viewport{desktop, phone} {
+				b.viewport(t, vp.width, vp.height, vp.opts...)
+				what := fmt.Sprintf("tool-errors.html at %d px in the dark scheme", vp.width)
+				b.visit(t, srv.URL+"/tool-errors.html")
+				var dark bool
+				b.eval(t, `matchMedia("(prefers-color-scheme: dark)").matches && getComputedStyle(document.body).backgroundColor !== "rgb(255, 255, 255)"`, &dark)
+				if !dark {
+					t.Fatalf("%s: the page is not dark", what)
+				}
+				b.audit(t, what, "")
+				var ran []string
+				b.eval(t, runAll, &ran)
+				if len(ran) == 0 {
+					t.Fatalf("%s: no transcript ran", what)
+				}
+				b.audit(t, what+" after its Runs", "")
+				// An edited request, sent: the editor and its reply.
+				const ex = "#t01-modern-tool-error .exchange"
+				b.eval(t, `(document.querySelector("`+ex+` .edit").click(), document.querySelector("`+ex+` .editor .send").click(), true)`, new(bool))
+				b.poll(t, `document.querySelector("`+ex+` .editor") !== null && /\b(ok|bad)\b|^run-status$/.test(document.querySelector("#t01-modern-tool-error .run-status").className) && !document.querySelector("#t01-modern-tool-error").classList.contains("busy")`)
+				b.audit(t, what+" with an edited request sent", "")
+				searchFor(t, b, srv.URL, "tool-errors.html", "isError", vp)
+				b.audit(t, what+" with search results", "#search-results")
+			}
 		})
 
 		t.Run("language switcher", func(t *testing.T) {
@@ -379,6 +448,7 @@ func TestBrowser(t *testing.T) {
 			if !differs {
 				t.Error("the reply to the edited request is not marked as differing from the pinned one")
 			}
+			b.audit(t, "tool-errors.html with an edited request and its reply", "")
 			if *screenshots != "" {
 				png, err := chromedp.Run(b.ctx, chromedp.Screenshot(chromedp.CSS(fig)))
 				if err != nil {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -28,10 +29,11 @@ const (
 	crawlAll    = "all"    // every page of every language
 	crawlSample = "sample" // one page of each language, a different one each
 	crawlSmoke  = "smoke"  // the landing page, and one page's Run buttons
+	crawlListed = "listed" // the pages the flag names, and one page's Run buttons
 )
 
 var crawlFlag = flag.String("crawl", os.Getenv("GUIDE_CRAWL"),
-	"the pages the browser test visits at both widths: `all`, sample (one page of each language, a different one each; the default) or smoke (the landing page; the default under -race); the environment's GUIDE_CRAWL sets the default")
+	"the pages the browser test visits at both widths: `all`, sample (one page of each language, a different one each; the default), smoke (the landing page; the default under -race), or pages of the site by name, separated by commas (ja/tool-errors.html,errors.html); the environment's GUIDE_CRAWL sets the default")
 
 // raceEnabled is set under the race detector (race_test.go), which the
 // crawl need not repeat.
@@ -48,7 +50,12 @@ func crawlMode() (string, error) {
 		}
 		return crawlSample, nil
 	}
-	return "", fmt.Errorf("-crawl=%q: want %s, %s or %s", *crawlFlag, crawlAll, crawlSample, crawlSmoke)
+	for _, page := range strings.Split(*crawlFlag, ",") {
+		if !strings.HasSuffix(page, ".html") {
+			return "", fmt.Errorf("-crawl=%q: want %s, %s, %s or pages of the site separated by commas, such as ja/tool-errors.html,errors.html", *crawlFlag, crawlAll, crawlSample, crawlSmoke)
+		}
+	}
+	return crawlListed, nil
 }
 
 // langOf returns the language of a page by its path in the site.
@@ -59,8 +66,9 @@ func langOf(page string) string {
 	return site.SourceLanguage
 }
 
-// crawlPages returns the pages of s that a crawl visits, sorted.
-func crawlPages(s *site.Site, mode string) []string {
+// crawlPages returns the pages of s that a crawl visits, sorted; an error
+// names a page the flag lists that s does not have.
+func crawlPages(s *site.Site, mode string) ([]string, error) {
 	byLang := make(map[string][]string)
 	for name := range s.Files {
 		if strings.HasSuffix(name, ".html") {
@@ -76,7 +84,14 @@ func crawlPages(s *site.Site, mode string) []string {
 	var out []string
 	switch mode {
 	case crawlSmoke:
-		return []string{"index.html"}
+		return []string{"index.html"}, nil
+	case crawlListed:
+		for _, page := range strings.Split(*crawlFlag, ",") {
+			if _, ok := s.Files[page]; !ok {
+				return nil, fmt.Errorf("-crawl: the site has no page %s; its pages are named as in the site, e.g. tool-errors.html, ja/tool-errors.html", page)
+			}
+			out = append(out, page)
+		}
 	case crawlAll:
 		for _, lang := range langs {
 			out = append(out, byLang[lang]...)
@@ -89,7 +104,7 @@ func crawlPages(s *site.Site, mode string) []string {
 		}
 	}
 	slices.Sort(out)
-	return slices.Compact(out)
+	return slices.Compact(out), nil
 }
 
 // uiStrings reads the interface strings of every language of a docs tree.
@@ -212,22 +227,44 @@ const pageChecks = `(en, ui) => {
 }`
 
 // crawlSite visits pages of the site at base in one tab at width vp and
-// checks each (see checkPage); the links they hold go into links.
-func crawlSite(t *testing.T, b *tab, base string, vp viewport, pages []string, ui map[string]map[string]string, links *linkSet) {
+// checks each (see checkPage); the links they hold go into links. It
+// visits part of parts of them, the pages whose index is part modulo
+// parts. The crawls at desktop and at phone width take turns at running
+// a page's transcripts (every other page), each checking the page after
+// its Runs at both widths: a Run loads the chapter's module.
+func crawlSite(t *testing.T, b *tab, base string, vp viewport, pages []string, part, parts int, ui map[string]map[string]string, links *linkSet) {
 	b.viewport(t, vp.width, vp.height, vp.opts...)
-	for _, page := range pages {
-		checkPage(t, b, base, page, vp, ui, links)
+	other := phone
+	if vp.name == phone.name {
+		other = desktop
 	}
-	t.Logf("%d pages checked at %d px", len(pages), vp.width)
+	var running time.Duration
+	checked := 0
+	for i, page := range pages {
+		if i%parts != part {
+			continue
+		}
+		var runs *viewport
+		if (i/parts%2 == 0) == (vp.name == desktop.name) {
+			runs = &other
+		}
+		running += checkPage(t, b, base, page, vp, runs, ui, links)
+		checked++
+	}
+	t.Logf("%d pages checked at %d px; running their transcripts took %v", checked, vp.width, running.Round(time.Second))
 }
 
 // checkPage visits a page and checks it: its lang; no console error; no
 // image that does not load, nothing loaded from elsewhere, no chapter
 // module before a Run, and its own language's search index only; nothing wider than the screen; no interface string
 // left in English; a rel=alternate link for each language of the switcher
-// and x-default; and a search for a word of its own text finds sections
-// of its own language only, its own among them.
-func checkPage(t *testing.T, b *tab, base, page string, vp viewport, ui map[string]map[string]string, links *linkSet) {
+// and x-default; no serious or critical violation that axe-core finds (see
+// tab.audit); and a search for a word of its own text finds sections of
+// its own language only, its own among them, and its results list passes
+// axe-core too. If runs is not nil, it also runs the page's transcripts
+// and checks the page with their live replies at width vp and at *runs;
+// it returns the time the Runs took.
+func checkPage(t *testing.T, b *tab, base, page string, vp viewport, runs *viewport, ui map[string]map[string]string, links *linkSet) (running time.Duration) {
 	t.Helper()
 	what := fmt.Sprintf("%s at %d px", page, vp.width)
 	b.visit(t, base+"/"+page)
@@ -278,13 +315,54 @@ func checkPage(t *testing.T, b *tab, base, page string, vp viewport, ui map[stri
 		}
 		shot(t, *screenshots, "crawl-"+vp.name+"-"+strings.NewReplacer("/", "-", ".html", "").Replace(page), png)
 	}
+	b.audit(t, what, "")
+	if runs != nil {
+		// The page once its transcripts have run: the live replies beside
+		// the pinned ones.
+		var ran []string
+		start := time.Now()
+		b.eval(t, runAll, &ran)
+		running = time.Since(start)
+		for _, r := range ran {
+			if !strings.Contains(r, "run-status ok") {
+				t.Errorf("%s: a Run: %s", what, r)
+			}
+		}
+		if len(ran) > 0 {
+			b.audit(t, fmt.Sprintf("%s after %d Runs", what, len(ran)), "")
+			b.viewport(t, runs.width, runs.height, runs.opts...)
+			b.audit(t, fmt.Sprintf("%s at %d px after %d Runs", page, runs.width, len(ran)), "")
+			b.viewport(t, vp.width, vp.height, vp.opts...)
+		}
+	}
 	if r.Word == "" {
 		t.Errorf("%s: no word in its text to search for", what)
 	} else {
 		searchFor(t, b, base, page, r.Word, vp)
+		b.audit(t, what+": the search results", "#search-results")
 	}
 	b.check(t, what)
+	return running
 }
+
+// runAll is a script that clicks the page's Run buttons in turn, each once
+// the one before has answered or a minute has passed, and resolves to what
+// their status says: the figure's id, the status's class and its text.
+const runAll = `(async () => {
+	const out = [];
+	for (const run of document.querySelectorAll("figure .run")) {
+		const status = run.querySelector(".run-status");
+		await new Promise(resolve => {
+			const done = () => { obs.disconnect(); clearTimeout(deadline); resolve(); };
+			const obs = new MutationObserver(() => { if (/\b(ok|bad)\b/.test(status.className)) { done(); } });
+			const deadline = setTimeout(done, 60000);
+			obs.observe(status, {attributes: true, childList: true, characterData: true, subtree: true});
+			run.querySelector(".run-button").click();
+		});
+		out.push(run.closest("figure").id + ": " + status.className + ": " + status.textContent);
+	}
+	return out;
+})()`
 
 // checkAlternates checks that a page's rel=alternate links are the
 // languages of its switcher, plus x-default for the English page, and that

@@ -99,7 +99,7 @@ func testScripts(t *testing.T, pool *tabs) {
 	vp := phone
 	b.viewport(t, vp.width, vp.height, vp.opts...)
 	for _, page := range pages {
-		checkPage(t, b, srv.URL, page, vp, ui, &links)
+		checkPage(t, b, srv.URL, page, vp, nil, ui, &links)
 		lang := langOf(page)
 		var got struct {
 			Font, LineBreak, WordBreak string

@@ -17,6 +17,7 @@ import (
 type tab struct {
 	ctx context.Context
 	con console
+	axe *axeAudit // nil: no accessibility check
 }
 
 // tabs lends the subtests, which run in parallel, tabs of one browser: as
@@ -25,6 +26,7 @@ type tab struct {
 type tabs struct {
 	browser context.Context
 	free    chan *tab
+	axe     *axeAudit // the tabs' accessibility check; nil for none
 }
 
 // newTabs returns a pool of up to n tabs of the browser of ctx.
@@ -60,6 +62,7 @@ func (p *tabs) get(t *testing.T) *tab {
 		b = &tab{ctx: ctx}
 		b.con.watch(ctx)
 	}
+	b.axe = p.axe
 	b.viewport(t, desktop.width, desktop.height)
 	if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{}); err != nil {
 		t.Fatal(err)
@@ -113,6 +116,14 @@ func (b *tab) poll(t *testing.T, expr string) {
 		}
 		time.Sleep(pollInterval)
 	}
+}
+
+// audit runs axe-core on the page the tab shows, if the tab's pool has it,
+// and fails t for each serious or critical violation; what names the page
+// and its state. within, if not "", is a selector of the part to check.
+func (b *tab) audit(t *testing.T, what, within string) {
+	t.Helper()
+	b.axe.check(t, b, what, within)
 }
 
 // viewport sets the tab's width and height.

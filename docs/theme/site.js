@@ -93,6 +93,42 @@
   }
   document.querySelectorAll(".code").forEach(addCopyButton);
 
+  // A block that scrolls sideways (code on a phone, a wide table) takes the
+  // keyboard's focus, so that the arrow keys scroll it, and is named for
+  // the screen reader that lands on it: a code block as a region, by its
+  // figure's caption where it has one; a table by its role. A block that
+  // fits adds no stop to the Tab order. Each is looked at again when its
+  // width changes.
+  function scrollName(el) {
+    if (el.tagName !== "PRE") { return body.dataset.table; }
+    var caption = el.closest("figure") && el.closest("figure").querySelector("figcaption");
+    var text = caption ? caption.textContent.replace(/\s+/g, " ").trim() : "";
+    return body.dataset.code + (text ? ": " + text : "");
+  }
+  function fitScroll(el) {
+    var scrolls = /auto|scroll/.test(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1;
+    if (scrolls === (el.getAttribute("tabindex") === "0")) { return; }
+    if (scrolls) {
+      el.setAttribute("tabindex", "0");
+      if (el.tagName !== "TABLE") {
+        el.setAttribute("role", "region");
+        el.setAttribute("aria-label", scrollName(el));
+      }
+    } else {
+      ["tabindex", "role", "aria-label"].forEach(function (a) { el.removeAttribute(a); });
+    }
+  }
+  var resized = window.ResizeObserver ? new ResizeObserver(function (entries) {
+    entries.forEach(function (e) { fitScroll(e.target); });
+  }) : null;
+  function watchScroll(scope) {
+    scope.querySelectorAll(".code pre, .table-wrap, article table").forEach(function (el) {
+      fitScroll(el);
+      if (resized) { resized.observe(el); }
+    });
+  }
+  watchScroll(document);
+
   // A printed page shows the folded handshakes too.
   window.addEventListener("beforeprint", function () {
     document.querySelectorAll("details.handshake").forEach(function (d) { d.open = true; });
@@ -106,12 +142,29 @@
       var open = sidebar.classList.toggle("open");
       toggle.setAttribute("aria-expanded", open ? "true" : "false");
     });
+    // Escape closes the open menu, and gives the focus back to its button
+    // if it was inside.
+    document.addEventListener("keydown", function (e) {
+      if (e.key !== "Escape" || !sidebar.classList.contains("open")) { return; }
+      sidebar.classList.remove("open");
+      toggle.setAttribute("aria-expanded", "false");
+      if (sidebar.contains(document.activeElement) || document.activeElement === toggle) { toggle.focus(); }
+    });
   }
 
-  // Close the language list when clicking elsewhere.
+  // Close the language list when clicking elsewhere, or on Escape while the
+  // focus is in it (back on its summary).
   document.addEventListener("click", function (e) {
     document.querySelectorAll("details.langs[open]").forEach(function (d) {
       if (!d.contains(e.target)) { d.removeAttribute("open"); }
+    });
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.key !== "Escape") { return; }
+    document.querySelectorAll("details.langs[open]").forEach(function (d) {
+      if (!d.contains(document.activeElement)) { return; }
+      d.removeAttribute("open");
+      d.querySelector("summary").focus();
     });
   });
 
@@ -237,6 +290,14 @@
     });
     document.addEventListener("click", function (e) {
       if (!list.contains(e.target) && e.target !== input) { list.hidden = true; }
+    });
+    // From the results, Escape goes back to the box and closes the list;
+    // the list also closes when the focus leaves the search.
+    list.addEventListener("keydown", function (e) {
+      if (e.key === "Escape") { list.hidden = true; input.focus(); }
+    });
+    input.parentNode.addEventListener("focusout", function (e) {
+      if (e.relatedTarget && !input.parentNode.contains(e.relatedTarget)) { list.hidden = true; }
     });
   }
 
@@ -433,6 +494,7 @@
     ex.appendChild(div);
     ex.classList.add("has-live");
     div.querySelectorAll(".code").forEach(addCopyButton);
+    watchScroll(div);
     return same;
   }
 
@@ -496,6 +558,7 @@
           "<button type=\"button\" class=\"send\">" + escapeHTML(body.dataset.send) + "</button>" +
           "<button type=\"button\" class=\"reset\">" + escapeHTML(body.dataset.reset) + "</button></div>";
         var area = editor.querySelector("textarea");
+        area.setAttribute("aria-label", body.dataset.requestLabel);
         area.value = pretty(ex.dataset.request);
         area.rows = Math.min(area.value.split("\n").length + 1, 24);
         code.hidden = true;
@@ -519,6 +582,7 @@
           if (live) { live.remove(); }
           ex.classList.remove("has-live");
           say("");
+          edit.focus(); // the focus was in the editor, now gone
         });
       });
     });
