@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbookshop/guide/internal/exchange"
 	"github.com/mcpbookshop/guide/internal/lockstep"
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // binaries are the chapters the tests build, removed by TestMain.
@@ -104,26 +104,17 @@ func TestBuiltChaptersAnswerAsPinned(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "scripts", ch, "modern.txtar"))
+			exchanges, err := exchange.Exchanges(filepath.Join("..", "..", "testdata", "scripts", ch, "modern.txtar"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			files := make(map[string][]byte)
-			for _, f := range ar.Files {
-				files[f.Name] = f.Data
-			}
-			for _, f := range ar.Files {
-				name, ok := strings.CutPrefix(f.Name, "req/")
-				want, pinned := files["want/"+name]
-				if !ok || !pinned {
-					continue
-				}
+			for _, x := range exchanges {
 				var got, stderr bytes.Buffer
 				cmd := exec.Command(path)
 				cmd.Stderr = &stderr
-				err := lockstep.Run(t.Context(), cmd, strings.Split(string(f.Data), "\n"), lockstep.ReplyTimeout, func(line []byte) { got.Write(line) })
-				if err != nil || !bytes.Equal(got.Bytes(), want) {
-					t.Errorf("%s, built by go build: %v\n%s\npinned:\n%s\nthe chapter's stderr:\n%s", name, err, got.Bytes(), want, stderr.Bytes())
+				err := lockstep.Run(t.Context(), cmd, strings.Split(string(x.Requests), "\n"), lockstep.ReplyTimeout, func(line []byte) { got.Write(line) })
+				if err != nil || !bytes.Equal(got.Bytes(), x.Replies) {
+					t.Errorf("%s, built by go build: %v\n%s\npinned:\n%s\nthe chapter's stderr:\n%s", x.Name, err, got.Bytes(), x.Replies, stderr.Bytes())
 				}
 			}
 		})

@@ -148,3 +148,32 @@ func nonEmptyLines(b []byte) []string {
 	}
 	return lines
 }
+
+// Exchange is one pinned case of an archive as its files hold it: the
+// bytes of req/<Name>.jsonl and of want/<Name>.jsonl.
+type Exchange struct {
+	Name              string
+	Requests, Replies []byte
+}
+
+// Exchanges returns every case of the archive that pins its replies, in
+// archive order: what the tests that replay the pins through a built
+// chapter or another transport send, and compare byte for byte.
+func Exchanges(archive string) ([]Exchange, error) {
+	ar, err := txtar.ParseFile(archive)
+	if err != nil {
+		return nil, err
+	}
+	files := make(map[string][]byte)
+	for _, f := range ar.Files {
+		files[f.Name] = f.Data
+	}
+	var out []Exchange
+	for _, f := range ar.Files {
+		name, ok := strings.CutPrefix(f.Name, "req/")
+		if want, pinned := files["want/"+name]; ok && pinned {
+			out = append(out, Exchange{strings.TrimSuffix(name, ".jsonl"), f.Data, want})
+		}
+	}
+	return out, nil
+}

@@ -13,9 +13,9 @@ import (
 	"testing"
 
 	"github.com/mcpbookshop/guide/internal/chapterproc"
+	"github.com/mcpbookshop/guide/internal/exchange"
 	"github.com/mcpbookshop/guide/internal/lockstep"
 	guide "github.com/mcpbookshop/guide/mcp"
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // pinnedScripts are the chapters' scripts whose pinned stdio replies the
@@ -41,23 +41,14 @@ func TestPinsOverHTTP(t *testing.T) {
 				stop(t)
 			}()
 			for _, script := range pinnedScripts {
-				ar, err := txtar.ParseFile(filepath.Join(scripts, chapter, script))
+				exchanges, err := exchange.Exchanges(filepath.Join(scripts, chapter, script))
 				if err != nil {
 					t.Fatal(err)
 				}
-				files := make(map[string][]byte)
-				for _, f := range ar.Files {
-					files[f.Name] = f.Data
-				}
-				for _, f := range ar.Files {
-					name, ok := strings.CutPrefix(f.Name, "req/")
-					want, pinned := files["want/"+name]
-					if !ok || !pinned {
-						continue
-					}
-					t.Run(strings.TrimSuffix(script, ".txtar")+"/"+strings.TrimSuffix(name, ".jsonl"), func(t *testing.T) {
-						if got := replay(t, url, f.Data); !bytes.Equal(got, want) {
-							t.Errorf("over HTTP:\n%s\npinned over stdio:\n%s", got, want)
+				for _, x := range exchanges {
+					t.Run(strings.TrimSuffix(script, ".txtar")+"/"+x.Name, func(t *testing.T) {
+						if got := replay(t, url, x.Requests); !bytes.Equal(got, x.Replies) {
+							t.Errorf("over HTTP:\n%s\npinned over stdio:\n%s", got, x.Replies)
 						}
 					})
 				}
