@@ -7,8 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"testing"
-
-	"github.com/mcpbookshop/guide/mcp/internal/handoff"
 )
 
 // The benchmarks below time one request line to one response line in
@@ -151,9 +149,9 @@ func BenchmarkServeLine(b *testing.B) {
 	var out bytes.Buffer
 	ctx := context.Background()
 	c := newConn(ctx, s, nil, &out)
-	c.ss.version = LatestLegacyVersion
+	c.cs.version = LatestLegacyVersion
 	line := append(benchCall(`{"title":"Dune"}`, false), '\n')
-	c.handoff = handoff.New(handoffDelay, func() {}) // a handler held up for 1 ms on a busy machine hands off to no one
+	c.handoff = newHandoff(handoffDelay, func() {}) // a handler held up for 1 ms on a busy machine hands off to no one
 	c.serveLine(ctx, line)
 	if !bytes.Contains(out.Bytes(), []byte(wantDune)) {
 		b.Fatalf("response %s does not contain %s", out.Bytes(), wantDune)

@@ -1,12 +1,14 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"reflect"
 	"strings"
 
-	"github.com/mcpbookshop/guide/mcp/internal/placeholder"
+	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
 )
 
 // errorRow is one error the server can send: a row of [errorTable].
@@ -188,13 +190,13 @@ func (k errKind) error(values ...any) *Error {
 		}
 		return "<" + name + ">" // a row used with too few values shows the gap
 	}
-	e := &Error{Code: row.code, Message: placeholder.Fill(row.message, value, false), kind: k}
+	e := &Error{Code: row.code, Message: fillTemplate(row.message, value, false), kind: k}
 	switch {
 	case row.data == "":
 	case row.data[0] == '{':
-		e.Data = json.RawMessage(placeholder.Fill(row.data, value, true))
+		e.Data = json.RawMessage(fillTemplate(row.data, value, true))
 	default:
-		e.Data = placeholder.Fill(row.data, value, false)
+		e.Data = fillTemplate(row.data, value, false)
 	}
 	return e
 }
@@ -210,7 +212,7 @@ func (k errKind) withCause(cause error, values ...any) *Error {
 // text returns the text of row k, a tool result, with values filling its
 // placeholders in order.
 func (k errKind) text(values ...string) string {
-	return placeholder.FillText(k.row().message, values...)
+	return fillText(k.row().message, values...)
 }
 
 // typeErrorValues returns the values of the error answering a member of a
@@ -234,4 +236,76 @@ func article(typ string) string {
 		return "an " + typ
 	}
 	return "a " + typ
+}
+
+// fillText returns tmpl with values filling its <name> placeholders in
+// order, in one allocation of the text's size. Placeholders beyond the
+// values stay as they are.
+func fillText(tmpl string, values ...string) string {
+	n, rest := len(tmpl), tmpl
+	for _, v := range values {
+		i, j := findPlaceholder(rest)
+		if i < 0 {
+			break
+		}
+		n += len(v) - (j - i)
+		rest = rest[j:]
+	}
+	var b strings.Builder
+	b.Grow(n) // one allocation, of the text's size
+	for _, v := range values {
+		i, j := findPlaceholder(tmpl)
+		if i < 0 {
+			break
+		}
+		b.WriteString(tmpl[:i])
+		b.WriteString(v)
+		tmpl = tmpl[j:]
+	}
+	b.WriteString(tmpl)
+	return b.String()
+}
+
+// fillTemplate returns tmpl with each <name> replaced by value(name): as text, or
+// in a JSON template as JSON, without escaping HTML characters, as the
+// response is written.
+func fillTemplate(tmpl string, value func(name string) any, asJSON bool) string {
+	var b strings.Builder
+	for {
+		i, j := findPlaceholder(tmpl)
+		if i < 0 {
+			break
+		}
+		b.WriteString(tmpl[:i])
+		v := value(tmpl[i+1 : j-1])
+		if s, ok := v.(string); ok && asJSON {
+			var tmp [64]byte
+			b.Write(jsonwire.AppendString(tmp[:0], s))
+		} else if asJSON {
+			var buf bytes.Buffer
+			encodeValue(&buf, v)
+			b.Write(buf.Bytes())
+		} else if s, ok := v.(string); ok {
+			b.WriteString(s)
+		} else {
+			fmt.Fprint(&b, v)
+		}
+		tmpl = tmpl[j:]
+	}
+	b.WriteString(tmpl)
+	return b.String()
+}
+
+// findPlaceholder returns where the first <name> in s starts and ends, or
+// -1 and -1.
+func findPlaceholder(s string) (start, end int) {
+	i := strings.IndexByte(s, '<')
+	if i < 0 {
+		return -1, -1
+	}
+	j := strings.IndexByte(s[i:], '>')
+	if j < 0 {
+		return -1, -1
+	}
+	return i, i + j + 1
 }

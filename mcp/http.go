@@ -6,12 +6,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
-
-	"github.com/mcpbookshop/guide/mcp/internal/httpbody"
 )
 
 // The HTTP headers of the Streamable HTTP transport.
@@ -167,9 +167,9 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) *httpError {
 	if herr := checkMedia(r); herr != nil {
 		return herr
 	}
-	buf := httpbody.Get() // decode copies what it keeps
-	defer buf.Release()
-	body, err := buf.Read(w, r, h.opts.MaxBodyBytes)
+	buf := bodyPool.Get().(*bodyBuffer) // decode copies what it keeps
+	defer buf.release()
+	body, err := buf.read(w, r, h.opts.MaxBodyBytes)
 	var tooLong *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLong):
@@ -235,7 +235,7 @@ func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *mes
 		writeResponse(w, e.httpStatus(true), h.srv.refuseHTTP(r.Context(), m.ID, *m.Method, m.Params, true, e))
 		return
 	}
-	resp, e := h.srv.respond(r.Context(), &session{transport: TransportHTTP}, m)
+	resp, e := h.srv.respond(r.Context(), &connState{transport: TransportHTTP}, m)
 	if resp == nil {
 		panic(http.ErrAbortHandler) // the client closed the request: no response
 	}
@@ -258,7 +258,7 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *mes
 	case m.IsResponse():
 		w.WriteHeader(http.StatusAccepted) // the server sends no requests
 	case m.IsNotification():
-		notify(&hs.calls, m)
+		hs.notify(m)
 		w.WriteHeader(http.StatusAccepted)
 	default:
 		resp, e, ok := hs.serve(r.Context(), h.srv, m)
@@ -281,7 +281,7 @@ func (h *httpHandler) initialize(w http.ResponseWriter, r *http.Request, m *mess
 		w.Header().Set("Retry-After", retryAfterSeconds)
 		return refuse(errTooManySessions.error())
 	}
-	resp, e := h.srv.respond(r.Context(), &hs.session, m)
+	resp, e := h.srv.respond(r.Context(), &hs.connState, m)
 	if hs.legacyVersion() == "" {
 		h.sessions.end(id)
 	} else {
@@ -327,4 +327,46 @@ func writeResponse(w http.ResponseWriter, status int, line []byte) {
 	w.Header()["Content-Type"] = jsonContentType
 	w.WriteHeader(status)
 	w.Write(line)
+}
+
+// bodyBuffer is a recycled buffer a request body is read into.
+type bodyBuffer struct{ b []byte }
+
+// bodyPool recycles bodyBuffers.
+var bodyPool = sync.Pool{New: func() any { return new(bodyBuffer) }}
+
+// maxPooledBody bounds the buffers bodyPool keeps.
+const maxPooledBody = 64 << 10
+
+// release returns b to bodyPool, unless it grew too large to keep. The
+// body read returned must not be used after it.
+func (b *bodyBuffer) release() {
+	if cap(b.b) <= maxPooledBody {
+		b.b = b.b[:0]
+		bodyPool.Put(b)
+	}
+}
+
+// read reads r's body, at most limit bytes (beyond which the error is an
+// *http.MaxBytesError), into b: in one read of the length the request
+// declares, when it declares one, else growing b as io.ReadAll does.
+func (b *bodyBuffer) read(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, limit)
+	if n := r.ContentLength; n > 0 && n <= limit {
+		b.b = slices.Grow(b.b[:0], int(n))[:n]
+		_, err := io.ReadFull(body, b.b) // net/http ends the body there
+		return b.b, err
+	}
+	b.b = b.b[:0]
+	for {
+		b.b = slices.Grow(b.b, 512)
+		n, err := body.Read(b.b[len(b.b):cap(b.b)])
+		b.b = b.b[:len(b.b)+n]
+		if err == io.EOF {
+			return b.b, nil
+		}
+		if err != nil {
+			return b.b, err
+		}
+	}
 }

@@ -14,8 +14,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/mcpbookshop/guide/mcp/internal/logbuf"
 )
 
 // BenchmarkHTTPFloor compares the Streamable HTTP server, serving a tool
@@ -56,7 +54,7 @@ func BenchmarkHTTPFloor(b *testing.B) {
 // stderr is written.
 func newBenchHTTPServer() *Server {
 	s := NewServer("Bookshop", "1.0.0", nil)
-	bufferLogTo(s, io.Discard, logbuf.FlushDelay)
+	bufferLogTo(s, io.Discard, logFlushDelay)
 	catalog := map[string]string{"Dune": "Frank Herbert"}
 	AddTool(s, Tool{Name: "get_author"}, func(ctx context.Context, a benchAuthorArgs) (string, error) {
 		author, ok := catalog[a.Title]

@@ -7,17 +7,13 @@ import (
 	"crypto/rand"
 	"sync"
 	"time"
-
-	"github.com/mcpbookshop/guide/mcp/internal/inflight"
 )
 
-// httpSession is a legacy-era session over HTTP: the protocol state of the
-// connection it stands for, and its requests in flight, which
-// notifications/cancelled may cancel.
+// httpSession is a legacy-era session over HTTP: the state of the
+// connection it stands for, and when it was last used.
 type httpSession struct {
-	session
-	lastUsed time.Time    // guarded by sessionStore.mu
-	calls    inflight.Set // running handlers, by idKey
+	connState
+	lastUsed time.Time // guarded by sessionStore.mu
 }
 
 // serve handles request m in the session and returns its response and the
@@ -25,15 +21,12 @@ type httpSession struct {
 // cancelled m, whose response is then not sent.
 func (hs *httpSession) serve(ctx context.Context, srv *Server, m *message) ([]byte, *Error, bool) {
 	if !isHandlerMethod(*m.Method) {
-		resp, e := srv.respond(ctx, &hs.session, m)
+		resp, e := srv.respond(ctx, &hs.connState, m)
 		return resp, e, true
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	key := idKey(m.ID)
-	cl := hs.calls.Start(key, cancel)
-	resp, e := srv.respond(ctx, &hs.session, m)
-	return resp, e, !hs.calls.Finish(key, cl)
+	ctx, cl := hs.track(ctx, m.ID)
+	resp, e := srv.respond(ctx, &hs.connState, m)
+	return resp, e, !hs.untrack(cl)
 }
 
 // sessionStore holds the open legacy sessions by id. Its size is capped,
@@ -71,7 +64,7 @@ func (st *sessionStore) open(prefix string) (string, *httpSession) {
 		}
 	}
 	id := prefix + rand.Text()
-	hs := &httpSession{session: session{transport: TransportHTTP}, lastUsed: now}
+	hs := &httpSession{connState: connState{transport: TransportHTTP}, lastUsed: now}
 	st.m[id] = hs
 	return id, hs
 }

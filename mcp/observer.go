@@ -92,16 +92,16 @@ type observation struct {
 	err   error
 }
 
-// startObserving calls Options.Observe for r, which came in on ss with
+// startObserving calls Options.Observe for r, which came in on cs with
 // params p (r's, or those of a request refused before it was served), and
 // returns the context r runs with. r ends observed when Observe returned a
 // function to end it.
-func (s *Server) startObserving(ctx context.Context, ss *session, r *request, p *params) context.Context {
-	info := RequestInfo{Method: r.method, ID: r.id, Name: paramsName(r.method, p), Modern: r.modern, Transport: ss.transport}
+func (s *Server) startObserving(ctx context.Context, cs *connState, r *request, p *params) context.Context {
+	info := RequestInfo{Method: r.method, ID: r.id, Name: paramsName(r.method, p), Modern: r.modern, Transport: cs.transport}
 	if r.modern {
 		info.ProtocolVersion = ModernVersion
 	} else {
-		info.ProtocolVersion = ss.legacyVersion()
+		info.ProtocolVersion = cs.legacyVersion()
 	}
 	if meta := p.Meta; meta != nil {
 		info.Traceparent, info.Tracestate = string(meta.Traceparent), string(meta.Tracestate)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
-	"github.com/mcpbookshop/guide/mcp/internal/logbuf"
 )
 
 // Server is an MCP server: a name, tools and resources. Register everything
@@ -20,7 +19,7 @@ type Server struct {
 	infoMeta serverMeta // info, as the _meta of modern results carries it
 	opts     Options
 	log      *slog.Logger
-	logw     *logbuf.Writer // the default logger's buffer; nil for Options.Logger
+	logw     *logWriter // the default logger's buffer; nil for Options.Logger
 	tools    []*registeredTool
 	byName   map[string]*registeredTool
 	static   []*registeredResource
@@ -104,7 +103,7 @@ func NewServer(name, version string, opts *Options) *Server {
 	}
 	s.log = s.opts.Logger
 	if s.log == nil {
-		s.logw = logbuf.New(os.Stderr, logbuf.FlushDelay)
+		s.logw = newLogWriter(os.Stderr, logFlushDelay)
 		s.log = slog.New(slog.NewTextHandler(s.logw, nil))
 	}
 	return s
@@ -119,21 +118,88 @@ func (s *Server) flushLog() {
 	}
 }
 
-// session is the protocol state of one connection (a stream, or an HTTP
-// session): the legacy version negotiated by initialize, if any, and the
-// transport it came in on.
-type session struct {
+// connState is the protocol state of one connection: a stream, a
+// [Session], a legacy-era HTTP session, or a stateless HTTP request. It
+// holds the legacy version negotiated by initialize, if any, the
+// transport it came in on, and the requests whose handlers are running,
+// by [idKey], so that notifications/cancelled can reach them.
+type connState struct {
 	mu        sync.Mutex
 	version   string    // negotiated legacy version; "" before initialize
 	transport Transport // what Options.Observe is told
+	calls     map[string]*call
+}
+
+// call is a request whose handler is running, made cancellable by track.
+type call struct {
+	key       string
+	cancel    context.CancelFunc
+	cancelled bool // by notifications/cancelled; guarded by connState.mu
 }
 
 // legacyVersion returns the negotiated legacy version, or "" before
 // initialize.
-func (ss *session) legacyVersion() string {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	return ss.version
+func (cs *connState) legacyVersion() string {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.version
+}
+
+// track makes the request id, whose handler is about to run, cancellable
+// by notifications/cancelled: it returns the context to run it with and
+// the call to give untrack when the handler has returned. Every request
+// that runs a handler on a connection goes through track and untrack.
+func (cs *connState) track(ctx context.Context, id json.RawMessage) (context.Context, *call) {
+	ctx, cancel := context.WithCancel(ctx)
+	cl := &call{key: idKey(id), cancel: cancel}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.calls == nil {
+		cs.calls = make(map[string]*call)
+	}
+	cs.calls[cl.key] = cl
+	return ctx, cl
+}
+
+// untrack forgets cl, whose handler has returned, releases its context,
+// and reports whether notifications/cancelled cancelled it, in which case
+// its response is not sent.
+func (cs *connState) untrack(cl *call) (cancelled bool) {
+	cl.cancel()
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.calls[cl.key] == cl { // not a later request reusing the id
+		delete(cs.calls, cl.key)
+	}
+	return cl.cancelled
+}
+
+// notify handles the notification m: notifications/cancelled cancels the
+// running request it names. Every other notification is ignored: the
+// server sends no requests, so notifications/initialized changes nothing,
+// and the spec asks that unknown ones be ignored. So are invalid
+// cancellations, and those of unknown or finished requests.
+func (cs *connState) notify(m *message) {
+	if *m.Method != "notifications/cancelled" || m.Params == nil || !validID(m.Params.RequestID) {
+		return
+	}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cl := cs.calls[idKey(m.Params.RequestID)]; cl != nil {
+		cl.cancelled = true
+		cl.cancel()
+	}
+}
+
+// idKey identifies a request id: the same string, or the same number text.
+func idKey(id json.RawMessage) string {
+	if len(id) > 0 && id[0] == '"' {
+		var s string
+		if json.Unmarshal(id, &s) == nil {
+			return "s" + s
+		}
+	}
+	return "n" + string(id)
 }
 
 // request is one request being served: its method and params, and the era
@@ -149,10 +215,10 @@ type request struct {
 // noParams stands in for absent params.
 var noParams = new(params)
 
-// classify decides which era serves m on ss, or returns the error that
+// classify decides which era serves m on cs, or returns the error that
 // rejects it: modern _meta wins; then a legacy session; "ping" is allowed
 // before initialize.
-func (s *Server) classify(ss *session, m *message) (request, *Error) {
+func (s *Server) classify(cs *connState, m *message) (request, *Error) {
 	r := request{id: m.ID, method: *m.Method, params: m.Params}
 	if r.params == nil {
 		r.params = noParams
@@ -168,7 +234,7 @@ func (s *Server) classify(ss *session, m *message) (request, *Error) {
 		r.modern = true
 		return r, nil
 	}
-	if ss.legacyVersion() == "" && r.method != "initialize" && r.method != "ping" {
+	if cs.legacyVersion() == "" && r.method != "initialize" && r.method != "ping" {
 		return r, errNoVersion.error(strings.Join(SupportedVersions, ", "))
 	}
 	return r, nil
@@ -177,21 +243,21 @@ func (s *Server) classify(ss *session, m *message) (request, *Error) {
 // handle serves one request and returns its response line, or nil for none:
 // a request that runs a handler gets none once its context is done, since
 // the client cancelled it or has gone. It is safe to call concurrently.
-func (s *Server) handle(ctx context.Context, ss *session, m *message) []byte {
-	line, _ := s.respond(ctx, ss, m)
+func (s *Server) handle(ctx context.Context, cs *connState, m *message) []byte {
+	line, _ := s.respond(ctx, cs, m)
 	return line
 }
 
 // respond is handle, also returning the error the response carries, if
 // any, whose row gives an HTTP response its status.
-func (s *Server) respond(ctx context.Context, ss *session, m *message) ([]byte, *Error) {
-	r, perr := s.classify(ss, m)
+func (s *Server) respond(ctx context.Context, cs *connState, m *message) ([]byte, *Error) {
+	r, perr := s.classify(cs, m)
 	if s.opts.Observe != nil {
-		ctx = s.startObserving(ctx, ss, &r, r.params)
+		ctx = s.startObserving(ctx, cs, &r, r.params)
 	}
 	if perr == nil {
 		var result any
-		result, perr = s.dispatch(ctx, ss, &r)
+		result, perr = s.dispatch(ctx, cs, &r)
 		if ctx.Err() != nil && isHandlerMethod(r.method) {
 			s.cancelled(ctx, &r)
 			return nil, nil
@@ -227,7 +293,7 @@ func (s *Server) refuseHTTP(ctx context.Context, id json.RawMessage, method stri
 	if p == nil {
 		p = noParams
 	}
-	ctx = s.startObserving(ctx, &session{transport: TransportHTTP}, r, p)
+	ctx = s.startObserving(ctx, &connState{transport: TransportHTTP}, r, p)
 	return s.failRequest(ctx, r, e)
 }
 
@@ -265,10 +331,10 @@ func (s *Server) failRequest(ctx context.Context, r *request, e *Error) []byte {
 // dispatch runs the method of r. A method the server does not offer (a
 // modern-only method in the legacy era or the reverse, or a list or call
 // of something it has none of) is not found.
-func (s *Server) dispatch(ctx context.Context, ss *session, r *request) (any, *Error) {
+func (s *Server) dispatch(ctx context.Context, cs *connState, r *request) (any, *Error) {
 	switch r.method {
 	case "initialize":
-		return s.initialize(ss, r)
+		return s.initialize(cs, r)
 	case "ping":
 		if !r.modern {
 			return struct{}{}, nil
@@ -334,16 +400,16 @@ type initializeResult struct {
 	Instructions    string         `json:"instructions,omitempty"`
 }
 
-// initialize negotiates the legacy version for the session.
-func (s *Server) initialize(ss *session, r *request) (any, *Error) {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if ss.version != "" {
-		return nil, errAlreadyInitialized.error(ss.version)
+// initialize negotiates the legacy version for the connection.
+func (s *Server) initialize(cs *connState, r *request) (any, *Error) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.version != "" {
+		return nil, errAlreadyInitialized.error(cs.version)
 	}
-	ss.version = negotiate(r.params.ProtocolVersion)
+	cs.version = negotiate(r.params.ProtocolVersion)
 	return &initializeResult{
-		ProtocolVersion: ss.version,
+		ProtocolVersion: cs.version,
 		Capabilities:    s.capabilities(),
 		ServerInfo:      s.info,
 		Instructions:    s.opts.Instructions,

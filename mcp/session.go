@@ -9,12 +9,12 @@ import "context"
 // that initialize negotiates, and is safe for concurrent use.
 type Session struct {
 	srv *Server
-	ss  session
+	cs  connState
 }
 
 // NewSession returns a new connection to s, not yet initialized.
 func (s *Server) NewSession() *Session {
-	return &Session{srv: s, ss: session{transport: TransportDirect}}
+	return &Session{srv: s, cs: connState{transport: TransportDirect}}
 }
 
 // Handle serves one JSON-RPC message, as [Server.Serve] serves a line, and
@@ -33,5 +33,5 @@ func (sess *Session) Handle(ctx context.Context, msg []byte) []byte {
 	case m.IsResponse(), m.IsNotification():
 		return nil
 	}
-	return sess.srv.handle(ctx, &sess.ss, m)
+	return sess.srv.handle(ctx, &sess.cs, m)
 }

@@ -1,19 +1,19 @@
 package mcp
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/mcpbookshop/guide/mcp/internal/handoff"
-	"github.com/mcpbookshop/guide/mcp/internal/inflight"
 	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
-	"github.com/mcpbookshop/guide/mcp/internal/linereader"
 )
 
 // Serve serves one connection: it reads newline-delimited JSON-RPC messages
@@ -76,12 +76,12 @@ func (s *Server) serve(ctx context.Context, stop <-chan struct{}, r io.Reader, w
 // its handler and exits.
 type conn struct {
 	srv *Server
-	ss  session
+	cs  connState
 	wg  sync.WaitGroup // running handlers
 
 	// The reader's state, owned by the goroutine reading.
 	ctx   context.Context
-	lines *linereader.Reader
+	lines *lineReader
 
 	readDone chan struct{} // closed when the input has ended
 	readErr  error         // why; set before readDone is closed
@@ -90,8 +90,7 @@ type conn struct {
 	w    io.Writer
 	werr error
 
-	calls   inflight.Set   // running handlers, by idKey
-	handoff *handoff.Watch // starts a reader when a handler outlasts handoffDelay
+	handoff *handoff // starts a reader when a handler outlasts handoffDelay
 
 	runMu    sync.Mutex // guards draining and the additions to wg
 	draining bool       // set once Serve waits for wg: no handler starts
@@ -105,23 +104,11 @@ const handoffDelay = time.Millisecond
 func newConn(ctx context.Context, s *Server, r io.Reader, w io.Writer) *conn {
 	c := &conn{
 		srv: s, w: w,
-		ctx: ctx, lines: linereader.New(r, s.opts.MaxLineBytes), readDone: make(chan struct{}),
+		ctx: ctx, lines: newLineReader(r, s.opts.MaxLineBytes), readDone: make(chan struct{}),
 	}
-	c.ss.transport = TransportStdio
-	c.handoff = handoff.New(handoffDelay, c.read)
+	c.cs.transport = TransportStdio
+	c.handoff = newHandoff(handoffDelay, c.read)
 	return c
-}
-
-// notify handles the notification m to the requests running in calls:
-// notifications/cancelled cancels the running request it names. Every
-// other notification is ignored: the server sends no requests, so
-// notifications/initialized changes nothing, and the spec asks that
-// unknown ones be ignored. So are invalid cancellations, and those of
-// unknown or finished requests.
-func notify(calls *inflight.Set, m *message) {
-	if *m.Method == "notifications/cancelled" && m.Params != nil && validID(m.Params.RequestID) {
-		calls.Cancel(idKey(m.Params.RequestID))
-	}
 }
 
 // read reads lines until the input ends, serving each, or until it hands
@@ -156,8 +143,8 @@ func (c *conn) endRead(err error) {
 // end of the input it returns the last line, if any, with io.EOF.
 func (c *conn) readLine() ([]byte, error) {
 	for {
-		line, err := c.lines.Next()
-		if err != linereader.ErrTooLong {
+		line, err := c.lines.next()
+		if err != errTooLong {
 			return line, err
 		}
 		c.tooLong(leadingID(line))
@@ -203,11 +190,11 @@ func (c *conn) serveLine(ctx context.Context, line []byte) bool {
 	case m.IsResponse():
 		// the server sends no requests, so no response is awaited
 	case m.IsNotification():
-		notify(&c.calls, m)
+		c.cs.notify(m)
 	case isHandlerMethod(*m.Method):
 		return c.run(ctx, m)
 	default:
-		c.write(c.srv.handle(ctx, &c.ss, m))
+		c.write(c.srv.handle(ctx, &c.cs, m))
 	}
 	return true
 }
@@ -227,15 +214,11 @@ func (c *conn) run(ctx context.Context, m *message) bool {
 		return true // read after Serve stopped: not served
 	}
 	defer c.wg.Done()
-	ctx, cancel := context.WithCancel(ctx)
-	key := idKey(m.ID)
-	cl := c.calls.Start(key, cancel)
-	run := c.handoff.Begin() // only now: a cancellation the next reader reads finds the call
-	resp := c.srv.handle(ctx, &c.ss, m)
-	reader := c.handoff.End(run)
-	cancelled := c.calls.Finish(key, cl)
-	cancel()
-	if !cancelled {
+	ctx, cl := c.cs.track(ctx, m.ID)
+	run := c.handoff.begin() // only now: a cancellation the next reader reads finds the call
+	resp := c.srv.handle(ctx, &c.cs, m)
+	reader := c.handoff.end(run)
+	if !c.cs.untrack(cl) {
 		c.write(resp)
 	}
 	return reader
@@ -259,24 +242,13 @@ func (c *conn) drain() {
 	c.draining = true
 }
 
-// idKey identifies a request id: the same string, or the same number text.
-func idKey(id json.RawMessage) string {
-	if len(id) > 0 && id[0] == '"' {
-		var s string
-		if json.Unmarshal(id, &s) == nil {
-			return "s" + s
-		}
-	}
-	return "n" + string(id)
-}
-
 // serveBatch serves a JSON array of messages, on sessions whose version
 // requires batches; elsewhere an array is an invalid request. Its tool
 // calls and resource reads run concurrently, each cancellable as any other
 // request, while the reader goes on; the batch's reply, without the
 // cancelled ones, is written when the last has returned.
 func (c *conn) serveBatch(ctx context.Context, line []byte) {
-	if !batchesAllowed(c.ss.legacyVersion()) {
+	if !batchesAllowed(c.cs.legacyVersion()) {
 		c.write(c.srv.fail(nil, "", errBatchUnsupported.error()))
 		return
 	}
@@ -301,21 +273,17 @@ func (c *conn) serveBatch(ctx context.Context, line []byte) {
 			out[i] = c.srv.fail(derr.id, "", derr.err)
 		case m.IsResponse():
 		case m.IsNotification():
-			notify(&c.calls, m)
+			c.cs.notify(m)
 		case isHandlerMethod(*m.Method):
-			// Registered before the reader goes on, as run's are.
-			ctx, cancel := context.WithCancel(ctx)
-			key := idKey(m.ID)
-			cl := c.calls.Start(key, cancel)
+			ctx, cl := c.cs.track(ctx, m.ID) // before the reader goes on, as run's are
 			calls.Go(func() {
-				defer cancel()
-				resp := c.srv.handle(ctx, &c.ss, m)
-				if !c.calls.Finish(key, cl) {
+				resp := c.srv.handle(ctx, &c.cs, m)
+				if !c.cs.untrack(cl) {
 					out[i] = resp
 				}
 			})
 		default:
-			out[i] = c.srv.handle(ctx, &c.ss, m)
+			out[i] = c.srv.handle(ctx, &c.cs, m)
 		}
 	}
 	go func() {
@@ -373,4 +341,166 @@ func (c *conn) writeErr() error {
 		return nil
 	}
 	return c.werr
+}
+
+// lineBufferSize is the size of a lineReader's buffer; longer lines are
+// assembled, up to the reader's limit.
+const lineBufferSize = 64 << 10
+
+// errTooLong is what lineReader.next reports for a line over the limit.
+var errTooLong = errors.New("line too long")
+
+// lineReader reads newline-delimited lines of at most max bytes, the
+// newline not counted, without copying the usual short line.
+type lineReader struct {
+	br   *bufio.Reader
+	max  int
+	long []byte // a line longer than the buffer, being assembled
+	err  error  // of the input, once a line over the limit has met it
+}
+
+// newLineReader returns a lineReader of lines from r of at most max bytes.
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, lineBufferSize), max: max}
+}
+
+// next returns the next line, valid until the next call. At the end of
+// the input it returns the last line, if any, with io.EOF. A line over the
+// limit is skipped: next returns its first max bytes with errTooLong, and
+// the line after it on the next call.
+func (r *lineReader) next() ([]byte, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		switch {
+		case err == bufio.ErrBufferFull:
+			r.long = append(r.long, chunk...)
+			if len(r.long) <= r.max {
+				continue
+			}
+			prefix := r.long[:r.max]
+			r.long = r.long[:0]
+			if err := r.skipLine(); err != nil {
+				r.err = err
+				if err != io.EOF {
+					return nil, err
+				}
+			}
+			return prefix, errTooLong
+		case err != nil && err != io.EOF:
+			return nil, err
+		}
+		line := chunk
+		if len(r.long) > 0 {
+			line = append(r.long, chunk...)
+			r.long = r.long[:0]
+		}
+		if len(bytes.TrimSuffix(line, []byte("\n"))) > r.max {
+			r.err = err // shorter than the buffer, but over the limit
+			return line[:r.max], errTooLong
+		}
+		return line, err
+	}
+}
+
+// skipLine discards input up to and including the next newline.
+func (r *lineReader) skipLine() error {
+	for {
+		_, err := r.br.ReadSlice('\n')
+		if err != bufio.ErrBufferFull {
+			return err
+		}
+	}
+}
+
+// handoff watches the handlers that a stream's reader runs, one at a
+// time, and starts a new reader when one of them has run for its delay,
+// so that the requests after it are not held up.
+//
+// A handler costs it a clock reading and three atomic operations. Its one
+// timer is armed when a handler begins while the timer is idle, and is
+// never stopped: when it fires, it hands reading over if the handler
+// running has run for the delay, and waits for the rest of the delay if a
+// later one is running. While handlers keep beginning, it keeps firing
+// every delay; after a delay with none, it goes idle.
+type handoff struct {
+	delay    time.Duration
+	takeOver func()    // goes on reading the stream, on the timer's goroutine
+	epoch    time.Time // the origin of the times in running
+	timer    *time.Timer
+
+	// running holds when the handler running began, in nanoseconds since
+	// epoch (above 0); once it has returned, that time negated; and 0
+	// before the first handler and after a handoff. The reader's end and
+	// the timer's handoff each swap it from that time: whichever comes
+	// first decides who reads.
+	running atomic.Int64
+	armed   atomic.Bool // the timer is pending or firing
+}
+
+// A handlerRun is a handler's turn on the reader, from begin to end.
+type handlerRun int64
+
+// newHandoff returns a handoff that calls takeOver when a handler has run
+// for delay.
+func newHandoff(delay time.Duration, takeOver func()) *handoff {
+	h := &handoff{delay: delay, takeOver: takeOver, epoch: time.Now()}
+	h.timer = time.AfterFunc(math.MaxInt64, h.fire) // armed by begin
+	return h
+}
+
+// begin records that the reader begins running a handler, and returns the
+// run to give end when it returns. Requests read from the stream after
+// begin may be read by another goroutine.
+func (h *handoff) begin() handlerRun {
+	began := h.now()
+	h.running.Store(began)
+	if !h.armed.Load() && h.armed.CompareAndSwap(false, true) {
+		h.timer.Reset(h.delay)
+	}
+	return handlerRun(began)
+}
+
+// end records that the handler of run has returned, and reports whether
+// the caller is still the reader. When it is not, reading was handed over
+// while the handler ran, and the caller must not read again.
+func (h *handoff) end(run handlerRun) bool {
+	return h.running.CompareAndSwap(int64(run), -int64(run))
+}
+
+// now returns the time since epoch, above 0.
+func (h *handoff) now() int64 {
+	return int64(time.Since(h.epoch)) + 1
+}
+
+// fire runs when the timer fires.
+func (h *handoff) fire() {
+	for {
+		began := h.running.Load()
+		if began <= 0 {
+			if began < 0 && h.now()+began < int64(h.delay) {
+				h.timer.Reset(h.delay) // handlers keep beginning: cheaper than arming it anew
+				return
+			}
+			// Idle. A handler beginning from now on arms the timer; one
+			// that began before it could see the timer still armed.
+			h.armed.Store(false)
+			if h.running.Load() <= 0 || !h.armed.CompareAndSwap(false, true) {
+				return
+			}
+			continue
+		}
+		if rest := began + int64(h.delay) - h.now(); rest > 0 {
+			h.timer.Reset(time.Duration(rest))
+			return
+		}
+		if h.running.CompareAndSwap(began, 0) {
+			h.armed.Store(false) // before the next reader begins a handler
+			h.takeOver()
+			return
+		}
+		// The handler returned meanwhile: look again.
+	}
 }

@@ -1,4 +1,6 @@
-package httpbody
+//go:build !js
+
+package mcp
 
 import (
 	"errors"
@@ -8,7 +10,7 @@ import (
 	"testing"
 )
 
-func TestRead(t *testing.T) {
+func TestBodyBufferRead(t *testing.T) {
 	long := strings.Repeat("x", 3000)
 	for _, c := range []struct {
 		body    string
@@ -28,8 +30,8 @@ func TestRead(t *testing.T) {
 		if c.chunked {
 			r.ContentLength = -1
 		}
-		b := Get()
-		got, err := b.Read(httptest.NewRecorder(), r, c.limit)
+		b := bodyPool.Get().(*bodyBuffer)
+		got, err := b.read(httptest.NewRecorder(), r, c.limit)
 		var tooBig *http.MaxBytesError
 		switch {
 		case c.tooBig && !errors.As(err, &tooBig):
@@ -37,6 +39,6 @@ func TestRead(t *testing.T) {
 		case !c.tooBig && (err != nil || string(got) != c.body):
 			t.Errorf("%d bytes, limit %d: %d bytes, %v", len(c.body), c.limit, len(got), err)
 		}
-		b.Release()
+		b.release()
 	}
 }

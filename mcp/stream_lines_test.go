@@ -1,4 +1,4 @@
-package linereader
+package mcp
 
 import (
 	"io"
@@ -6,16 +6,16 @@ import (
 	"testing"
 )
 
-// read returns what successive calls of Next give on input, limit max:
+// read returns what successive calls of lineReader.next give on input, limit max:
 // each line, or "!" and the prefix of a line over the limit, up to the
 // error that ends the input.
-func read(input string, max int) ([]string, error) {
-	r := New(strings.NewReader(input), max)
+func readLines(input string, max int) ([]string, error) {
+	r := newLineReader(strings.NewReader(input), max)
 	var got []string
 	for {
-		line, err := r.Next()
+		line, err := r.next()
 		switch err {
-		case ErrTooLong:
+		case errTooLong:
 			got = append(got, "!"+string(line))
 			continue
 		case nil:
@@ -29,8 +29,8 @@ func read(input string, max int) ([]string, error) {
 	}
 }
 
-func TestNext(t *testing.T) {
-	long := strings.Repeat("x", BufferSize+10)
+func TestLineReader(t *testing.T) {
+	long := strings.Repeat("x", lineBufferSize+10)
 	for _, c := range []struct {
 		input string
 		max   int
@@ -43,10 +43,10 @@ func TestNext(t *testing.T) {
 		{"ok\n123456", 5, []string{"ok\n", "!12345"}},
 		{long + "\nok\n", 3, []string{"!xxx", "ok\n"}},
 		{long, 3, []string{"!xxx"}},
-		{long + "\nok\n", 2 * BufferSize, []string{long + "\n", "ok\n"}},
-		{long + long + "\nok\n", BufferSize + 20, []string{"!" + (long + long)[:BufferSize+20], "ok\n"}},
+		{long + "\nok\n", 2 * lineBufferSize, []string{long + "\n", "ok\n"}},
+		{long + long + "\nok\n", lineBufferSize + 20, []string{"!" + (long + long)[:lineBufferSize+20], "ok\n"}},
 	} {
-		got, err := read(c.input, c.max)
+		got, err := readLines(c.input, c.max)
 		if err != io.EOF {
 			t.Errorf("%.20q: ended with %v, want io.EOF", c.input, err)
 		}
