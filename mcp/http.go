@@ -4,6 +4,7 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -120,14 +121,16 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 	return h
 }
 
-// httpError is a refused HTTP request, refused before its era is known or
-// in a legacy session: the JSON-RPC error its body carries, whose row gives
-// the status, and the id and method of the request when they are known.
+// httpError is a refused HTTP request: the JSON-RPC error its body
+// carries, whose row gives the status, the id, method and params of the
+// request when they are known, and whether it was refused in the modern
+// era (its headers), whose statuses differ.
 type httpError struct {
 	err    *Error
 	id     json.RawMessage
 	method string
 	params *params // the request's, for Options.Observe
+	modern bool
 }
 
 // refuse returns the httpError carrying e.
@@ -157,8 +160,24 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		herr = refuse(errHTTPMethod.error(r.Method))
 	}
 	if herr != nil {
-		writeResponse(w, herr.err.httpStatus(false), h.srv.refuseHTTP(r.Context(), herr.id, herr.method, herr.params, false, herr.err))
+		h.writeRefusal(w, r, herr)
 	}
+}
+
+// writeRefusal writes the response refusing r, the one place that does:
+// it logs herr, passes it to Options.OnError and, for a request read as
+// one, to Options.Observe.
+func (h *httpHandler) writeRefusal(w http.ResponseWriter, r *http.Request, herr *httpError) {
+	req := &request{id: herr.id, method: herr.method, params: noParams, modern: herr.modern}
+	ctx := context.Background()
+	if h.srv.opts.Observe != nil && herr.method != "" {
+		p := herr.params
+		if p == nil {
+			p = noParams
+		}
+		ctx = h.srv.startObserving(r.Context(), &connState{transport: TransportHTTP}, req, p)
+	}
+	writeResponse(w, herr.err.httpStatus(herr.modern), h.srv.failRequest(ctx, req, herr.err))
 }
 
 // post serves one POSTed message. It returns the refusal of a request that
@@ -186,11 +205,10 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) *httpError {
 		return &httpError{err: derr.err, id: derr.id}
 	}
 	if v := r.Header.Get(headerProtocolVersion); v != "" && !slices.Contains(SupportedVersions, v) {
-		return &httpError{errUnsupportedVersion.error(SupportedVersions, v), m.ID, methodOf(m), m.Params}
+		return &httpError{errUnsupportedVersion.error(SupportedVersions, v), m.ID, methodOf(m), m.Params, false}
 	}
 	if isModern(r, m) {
-		h.serveModern(w, r, m)
-		return nil
+		return h.serveModern(w, r, m)
 	}
 	herr := h.serveLegacy(w, r, m)
 	if herr != nil && !m.IsResponse() {
@@ -225,21 +243,21 @@ func methodOf(m *message) string {
 }
 
 // serveModern serves a stateless request after checking its headers
-// against its body.
-func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *message) {
+// against its body, or returns the refusal of headers that do not match.
+func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *message) *httpError {
 	if m.IsNotification() {
 		w.WriteHeader(http.StatusAccepted) // on HTTP, cancelling is closing the request
-		return
+		return nil
 	}
 	if e := checkHeaders(r.Header, m); e != nil {
-		writeResponse(w, e.httpStatus(true), h.srv.refuseHTTP(r.Context(), m.ID, *m.Method, m.Params, true, e))
-		return
+		return &httpError{e, m.ID, *m.Method, m.Params, true}
 	}
 	resp, e := h.srv.respond(r.Context(), &connState{transport: TransportHTTP}, m)
 	if resp == nil {
 		panic(http.ErrAbortHandler) // the client closed the request: no response
 	}
 	writeResponse(w, e.httpStatus(true), resp)
+	return nil
 }
 
 // serveLegacy serves a message of the session-based protocol.

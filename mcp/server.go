@@ -282,21 +282,6 @@ func (s *Server) fail(id json.RawMessage, method string, e *Error) []byte {
 	return s.failRequest(context.Background(), &request{id: id, method: method, params: noParams}, e)
 }
 
-// refuseHTTP is fail for a message that came over HTTP in the request of
-// ctx: a request with method and params p (nil for none), in the era
-// modern, is observed, if Options.Observe is set.
-func (s *Server) refuseHTTP(ctx context.Context, id json.RawMessage, method string, p *params, modern bool, e *Error) []byte {
-	r := &request{id: id, method: method, params: noParams, modern: modern}
-	if s.opts.Observe == nil || method == "" {
-		return s.failRequest(context.Background(), r, e)
-	}
-	if p == nil {
-		p = noParams
-	}
-	ctx = s.startObserving(ctx, &connState{transport: TransportHTTP}, r, p)
-	return s.failRequest(ctx, r, e)
-}
-
 // failRequest logs the protocol error answering r, at the level of its row
 // in errorTable, passes it to Options.OnError, and returns its response
 // line. An error the server made is flushed to the log at once, since the
