@@ -4,195 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
-	"strings"
 	"testing"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/mcpbookshop/guide/internal/exchange"
 )
-
-// edgeLines are lines on which the scanner, Unmarshal and encoding/json
-// could part ways: names in another case, repeated or escaped; nulls;
-// wrong types; invalid UTF-8 and escaped surrogates; numbers of every
-// form; whitespace; trailing data; deep nesting; and bare arguments
-// objects, as the typed decode reads them.
-var edgeLines = []string{
-	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_author","arguments":{"title":"Dune"}}}`,
-	`{"JSONRPC":"2.0","Id":1,"METHOD":"tools/call","Params":{"NAME":"x","Arguments":{}}}`,
-	`{"jsonrpc":"2.0","id":1,"method":"a","method":"b","params":{"name":"x","name":"y"}}`,
-	`{"jsonrpc":"2.0","id":1,"x":1,"x":2,"method":"m","params":{"arguments":{"a":1,"a":2}}}`,
-	`{"jsonrpc":"2.0","id":"\u00e9\ud83d\ude00","method":"tools/call","params":{"name":"caf\u00e9\ud800x\udc00\ud800\u0041"}}`,
-	"{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"method\":\"m\"}",
-	"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\xfe\",\"params\":{\"name\":\"a\xc0b\"}}",
-	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":42}}`,
-	`{"jsonrpc":2,"id":1,"method":"tools/call"}`,
-	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1,2]}`,
-	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}`,
-	`{"jsonrpc":"2.0","id":null,"method":null}`,
-	`{"jsonrpc":"2.0","id":1e400,"method":"x","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":7}}}`,
-	`{"jsonrpc":"2.0","id":-0.5E+3,"method":"x","params":{"arguments":{"n":[0,-0,1.5e-400,1e400,12345678901234567890]}}}`,
-	`{"jsonrpc":"2.0","id":01,"method":"x"}`,
-	`{"jsonrpc":"2.0","id":1.,"method":"x"}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x"} trailing`,
-	`{"jsonrpc":"2.0","id":1,"method":"x"} {}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x"`,
-	`{"jsonrpc":"2.0","id":1,"method":"x",}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"arguments":[1,]}}`,
-	`{"jsonrpc":"2.0","id":1,"method":"a\qb"}`,
-	"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\tb\"}",
-	`[{"jsonrpc":"2.0"}]`,
-	`"just a string"`,
-	`{}`, `null`, ``, ` `, `{`, `}`, `tru`, `nul`,
-	` { "jsonrpc" : "2.0" , "id" : -1.5e3 , "method" : "tools/call" , "params" : { "name" : "t" , "arguments" : { } } } ` + "\r\n\t",
-	`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":7}}}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_META":{"io.modelcontextprotocol/protocolversion":"1"}}}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":null}}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01","tracestate":"congo=t61rcWkgMzE"}}}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"traceparent":7,"tracestate":null}}}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"traceparent":{"a":[1]},"tracestate":"a\u003db"}}}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"traceparent":"a","traceparent":null,"Tracestate":"c"}}}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"TRACEPARENT":"a","tracestate":"\ud800"}}}`,
-	`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r1","reason":"user"}}`,
-	`{"jsonrpc":"2.0","id":1,"result":{"a":[true,false,null]},"error":null}`,
-	`{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"m"}}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"uri":"a\\b\/c\"d\n","name":null}}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x","extra":{"method":"y"},"params":{}}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"arguments":[{"a":"}"},"\\"",[]]}}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"arguments":{"a\u0000\"b":{"c":[true,null,"\ud800"]},"b":"x"}}}`,
-	`{"jsonrpc":"2.0","id":true,"method":"x","params":"p"}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x","\u006dethod":"y"}`,
-	`{"jsonrpc":"2.0","id":1,"\u006dethod":"y","params":{"na\u006de":"n","protocolVersion":"v","arguments":"s","uri":"u","requestId":[]}}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"name":"é😀"}}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"arguments":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`,
-	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"arguments":{` + strings.Repeat(`"k":1,`, 20) + `"l":2}}}`,
-	`{"JSONRPC":"2.0","ID":1,"Method":"tools/call","PARAMS":{"NAME":"x","Arguments":{}}}`,
-	`{"jsonrpc":"2.0","id":"a\"b","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"x":[1,"]}"]},"clientInfo":{"name":"c","version":"1"}}}`,
-	`{"title":"Dune","extra":[1,{"a":null}],"n":-0.5e-3}`,
-	`{"title":42}`,
-	`{"Title":"Dune"}`,
-	`{"title":"Dune","title":"Neuromancer"}`,
-	`{"title":"a\u0000b\\n\"c"}`,
-	`{"title":null}`,
-}
-
-// pinnedLines returns the lines the clients send in the chapters' pinned
-// scripts (testdata/scripts/*/*.txtar, files req/*).
-func pinnedLines(t testing.TB) [][]byte {
-	reqs, err := exchange.PinnedRequests("../../../testdata/scripts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines [][]byte
-	for _, req := range reqs {
-		for line := range bytes.Lines(req) {
-			lines = append(lines, bytes.TrimSuffix(line, []byte("\n")))
-		}
-	}
-	return lines
-}
-
-// checkScanMessage fails unless the line, when scanMessage scans it,
-// decodes as Unmarshal decodes it, and its scanned arguments read as
-// encoding/json reads them; and unless scanMessage scans a plain line. It
-// reports whether the line was scanned.
-func checkScanMessage(t *testing.T, line []byte) bool {
-	t.Helper()
-	got := scanMessage(line)
-	if got == nil {
-		if plainLine(line) {
-			t.Errorf("scanMessage(%q) declined a plain line", line)
-		}
-		return false
-	}
-	var want Message
-	if err := Unmarshal(line, &want); err != nil {
-		t.Fatalf("scanMessage(%q) scanned a line Unmarshal refuses: %v", line, err)
-	}
-	if got.Params != nil {
-		if got.Params.Arguments != nil {
-			checkValue(t, got.Params.Arguments, got.Params.Args)
-		}
-		got.Params.Args = Value{}
-	}
-	if !reflect.DeepEqual(*got, want) {
-		t.Errorf("scanMessage(%q) = %s; Unmarshal gives %s", line, show(got), show(&want))
-	}
-	return true
-}
-
-// plainLine reports whether line is valid JSON in valid UTF-8, nested at
-// most maxDepth deep, an object whose members Message, Params and
-// RequestMeta name are given once each, not null, with their fields'
-// types: a line scanMessage must scan.
-func plainLine(line []byte) bool {
-	if !validJSON(line, true) || nested(line) > maxDepth {
-		return false
-	}
-	top, ok := members(line)
-	if !ok {
-		return false
-	}
-	for name, v := range top {
-		switch name {
-		case "jsonrpc", "method":
-			ok = v.Kind() == '"'
-		case "id", "result", "error":
-			ok = v.Kind() != 'n'
-		case "params":
-			var p map[string]jsontext.Value
-			if p, ok = members(v); !ok {
-				return false
-			}
-			for name, v := range p {
-				switch name {
-				case "protocolVersion", "name", "uri":
-					ok = v.Kind() == '"'
-				case "arguments", "requestId":
-					ok = v.Kind() != 'n'
-				case "_meta":
-					var m map[string]jsontext.Value
-					if m, ok = members(v); !ok {
-						return false
-					}
-					ok = m[metaNames[0]] == nil || m[metaNames[0]].Kind() == '"'
-					ok = ok && (m[metaNames[1]] == nil || m[metaNames[1]].Kind() != 'n')
-				}
-				if !ok {
-					return false
-				}
-			}
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// members returns the members of a JSON object, reporting false for
-// anything else and for an object that gives a name twice.
-func members(data []byte) (map[string]jsontext.Value, bool) {
-	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowInvalidUTF8(true))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return nil, false
-	}
-	m := map[string]jsontext.Value{}
-	for dec.PeekKind() != '}' {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return nil, false
-		}
-		name := tok.String() // before ReadValue voids tok
-		v, err := dec.ReadValue()
-		if err != nil {
-			return nil, false
-		}
-		m[name] = bytes.Clone(v)
-	}
-	return m, true
-}
 
 // validJSON reports whether data is valid JSON in valid UTF-8, whose
 // escapes may stand for lone surrogates (as encoding/json takes them),
@@ -218,12 +34,6 @@ func nested(v []byte) int {
 			depth--
 		}
 	}
-}
-
-// show formats a message for a failure, its pointers followed.
-func show(m *Message) string {
-	b, _ := json.Marshal(m)
-	return string(b)
 }
 
 // checkValue fails unless v is raw scanned, plain exactly when raw gives
@@ -271,19 +81,6 @@ func toAny(v Value) any {
 	return nil
 }
 
-// TestScanMessageMatchesUnmarshal checks scanMessage against Unmarshal
-// on the cases and the pinned lines, which must all be scanned.
-func TestScanMessageMatchesUnmarshal(t *testing.T) {
-	for _, line := range edgeLines {
-		checkScanMessage(t, []byte(line))
-	}
-	for _, line := range pinnedLines(t) {
-		if !checkScanMessage(t, line) && plainLine(line) {
-			t.Errorf("pinned line %q not scanned", line)
-		}
-	}
-}
-
 // TestScanValueMatchesEncodingJSON checks ScanValue against encoding/json.
 func TestScanValueMatchesEncodingJSON(t *testing.T) {
 	for _, line := range edgeLines {
@@ -306,18 +103,6 @@ func checkScanValue(t *testing.T, data []byte) {
 	}
 }
 
-// FuzzScanMessage looks for a line that scanMessage decodes otherwise
-// than Unmarshal: go test -run '^$' -fuzz FuzzScanMessage ./mcp/internal/jsonwire/
-func FuzzScanMessage(f *testing.F) {
-	for _, line := range edgeLines {
-		f.Add([]byte(line))
-	}
-	for _, line := range pinnedLines(f) {
-		f.Add(line)
-	}
-	f.Fuzz(func(t *testing.T, line []byte) { checkScanMessage(t, line) })
-}
-
 // FuzzScanValue looks for a text that ScanValue reads otherwise than
 // encoding/json: go test -run '^$' -fuzz FuzzScanValue ./mcp/internal/jsonwire/
 func FuzzScanValue(f *testing.F) {
@@ -325,43 +110,4 @@ func FuzzScanValue(f *testing.F) {
 		f.Add([]byte(line))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkScanValue(t, data) })
-}
-
-// TestTraceContextIsPassedOn checks that the trace context keys of _meta
-// are read as the strings given, scanned or not, and that any other value
-// is read as "" without an error.
-func TestTraceContextIsPassedOn(t *testing.T) {
-	const tp = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
-	for _, tt := range []struct {
-		meta                    string
-		traceparent, tracestate Passed
-	}{
-		{`{"traceparent":"` + tp + `","tracestate":"congo=t61rcWkgMzE"}`, tp, "congo=t61rcWkgMzE"},
-		{`{"traceparent":"` + tp + `"}`, tp, ""},
-		{`{"traceparent":7,"tracestate":null}`, "", ""},
-		{`{"traceparent":["a"],"tracestate":{"b":1}}`, "", ""},
-		{`{"traceparent":"a\u003db"}`, "a=b", ""},
-		{`{"traceparent":"a","traceparent":"b"}`, "b", ""}, // repeated: decoded, not scanned
-		{`{"Traceparent":"a"}`, "", ""},
-	} {
-		line := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":` + tt.meta + `}}`
-		m, err := DecodeMessage([]byte(line))
-		if err != nil {
-			t.Errorf("%s: %v", tt.meta, err)
-			continue
-		}
-		if got := m.Params.Meta; got.Traceparent != tt.traceparent || got.Tracestate != tt.tracestate {
-			t.Errorf("%s: traceparent %q, tracestate %q; want %q, %q", tt.meta, got.Traceparent, got.Tracestate, tt.traceparent, tt.tracestate)
-		}
-	}
-}
-
-// TestPartsSize checks that a scanned message stays in one allocation of
-// the 512-byte size class: a field added to Message, Params or RequestMeta
-// must take its room from elsewhere (from the nodes, say), or every
-// request pays the next class.
-func TestPartsSize(t *testing.T) {
-	if size := unsafe.Sizeof(parts{}); size > 512 {
-		t.Errorf("parts is %d bytes, more than 512", size)
-	}
 }

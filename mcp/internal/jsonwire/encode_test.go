@@ -43,23 +43,6 @@ func FuzzAppendString(f *testing.F) {
 	f.Fuzz(checkAppendString)
 }
 
-func TestLeadingMember(t *testing.T) {
-	for _, c := range []struct{ prefix, want string }{
-		{`{"jsonrpc":"2.0","id":7,"method":"tools/ca`, `7`},
-		{`{"id":"a\"b","id":2`, `"a\"b"`},
-		{`{"method":"x","params":{"id":1},"id":"r`, ``},
-		{`{"method":"x","params":{"id":1},"id":"r"}`, `"r"`},
-		{`{"method":"x","params":{"id":1}`, ``},
-		{`{"method":x,"id":1}`, ``},
-		{`[{"id":1}]`, ``},
-		{``, ``},
-	} {
-		if got := LeadingMember([]byte(c.prefix), "id"); string(got) != c.want {
-			t.Errorf("LeadingMember(%q) = %q, want %q", c.prefix, got, c.want)
-		}
-	}
-}
-
 func TestLogValuer(t *testing.T) {
 	if got := (LogValuer{[]string{"a<b"}}).LogValue().String(); got != `["a\u003cb"]` {
 		t.Errorf("LogValue of a list: %s", got)

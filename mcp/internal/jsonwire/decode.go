@@ -1,10 +1,25 @@
+// Package jsonwire is the JSON layer under the server's wire, laid out by
+// concern as encoding/json lays out its own:
+//
+//   - scan.go reads JSON text in one pass without reflection, into a tree
+//     of [Value] nodes;
+//   - decode.go decodes a line into a [Message] (a plain line by the
+//     scanner, its arguments included), and a scanned Value into a Go
+//     value; any other line or value goes to encoding/json's rules, names
+//     matched exactly;
+//   - encode.go appends JSON strings as encoding/json writes them.
 package jsonwire
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"unicode/utf8"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
 // Message is one decoded JSON-RPC message. Every line is decoded once, into
@@ -272,4 +287,67 @@ func (s *messageScanner) arguments() ([]byte, Value, bool) {
 	start, root := s.i, int32(len(s.tree.nodes))
 	ok := s.treeValue()
 	return s.data[start:s.i:s.i], Value{s.tree, root}, ok
+}
+
+// Unmarshal decodes data into v as encoding/json does, error texts
+// included, except that member names match field names exactly, as
+// JSON-RPC and MCP names are case-sensitive ("Id" is not "id"). It decodes
+// with the v2 engine of go-json-experiment/json in its
+// encoding/json-compatible mode (jsonv1), which is faster and allocates
+// less (BenchmarkUnmarshalEngines). Only when that engine fails does it
+// decode again, from v's zero value, with encoding/json itself, whose
+// error texts the wire carries.
+func Unmarshal[T any](data []byte, v *T) error {
+	if jsonv2.Unmarshal(data, v, exactNames) == nil {
+		return nil
+	}
+	var zero T
+	*v = zero
+	return json.Unmarshal(data, v)
+}
+
+// exactNames is encoding/json's behaviour with names matched exactly.
+var exactNames = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv2.MatchCaseInsensitiveNames(false))
+
+// ExactID returns the id of a JSON object whose member types may be wrong:
+// the value of its member named exactly "id", or nil.
+func ExactID(line []byte) json.RawMessage {
+	var v struct {
+		ID json.RawMessage `json:"id"`
+	}
+	jsonv2.Unmarshal(line, &v, exactNames)
+	return v.ID
+}
+
+// TypeError returns the type error in err's chain, or nil. (A function of
+// its own, so that a caller's every call does not allocate the target
+// errors.As writes to.)
+func TypeError(err error) *json.UnmarshalTypeError {
+	var typ *json.UnmarshalTypeError
+	errors.As(err, &typ)
+	return typ
+}
+
+// LeadingMember returns the value of the first member named name of the
+// JSON object that starts with prefix, when the members before it are
+// valid JSON; nil otherwise, or when that value is cut short.
+func LeadingMember(prefix []byte, name string) jsontext.Value {
+	dec := jsontext.NewDecoder(bytes.NewReader(prefix), jsontext.AllowDuplicateNames(true))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil
+	}
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil
+		}
+		found := tok.String() == name // before ReadValue voids tok
+		v, err := dec.ReadValue()
+		switch {
+		case err != nil:
+			return nil
+		case found:
+			return v
+		}
+	}
 }
