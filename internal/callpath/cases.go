@@ -106,21 +106,22 @@ type reply struct {
 }
 
 // check reports whether stdout, the server's whole output in c's session,
-// is the one reply c expects, and if not, what is wrong with it.
+// is the one reply c expects, and if not, what is wrong with it; the
+// caller shows stdout.
 func (c callCase) check(stdout string) error {
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
 	if stdout == "" {
-		return fmt.Errorf("no reply: the server wrote nothing on stdout; want one line, a %s", c.Expect)
+		return fmt.Errorf("no reply: the server wrote nothing on stdout; want one line, %s", c.Expect.describe())
 	}
 	if len(lines) != 1 {
-		return fmt.Errorf("%d lines on stdout, want one reply (a %s):\n%s", len(lines), c.Expect, stdout)
+		return fmt.Errorf("%d lines on stdout, want one reply, %s", len(lines), c.Expect.describe())
 	}
 	var r reply
 	if err := json.Unmarshal([]byte(lines[0]), &r); err != nil {
-		return fmt.Errorf("the reply is not a JSON object (%v): %s", err, lines[0])
+		return fmt.Errorf("the reply is not a JSON object: %v", err)
 	}
 	if string(r.ID) != "1" {
-		return fmt.Errorf("the reply has id %s, want 1, the request's: %s", r.ID, lines[0])
+		return fmt.Errorf("the reply has id %s, want 1, the request's", r.ID)
 	}
 	var ok bool
 	switch c.Expect {
@@ -132,7 +133,7 @@ func (c callCase) check(stdout string) error {
 		ok = r.Error != nil
 	}
 	if !ok {
-		return fmt.Errorf("the reply is not a %s (%s): %s", c.Expect, c.Expect.describe(), lines[0])
+		return fmt.Errorf("the reply is not %s, as a %s case wants", c.Expect.describe(), c.Expect)
 	}
 	return nil
 }

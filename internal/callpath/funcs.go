@@ -145,7 +145,7 @@ func (x *index) parse(name string) ([]*function, error) {
 					return true
 				}
 				x.glob[pkg]++
-				f := add("glob..func"+strconv.Itoa(x.glob[pkg]), nil, lit.Type.Func, lit.Body)
+				f := add("init.func"+strconv.Itoa(x.glob[pkg]), nil, lit.Type.Func, lit.Body)
 				f.Decl = false
 				literals(lit.Body, f, f.Name+".")
 				return false

@@ -1,91 +1,99 @@
-// Callpath measures which functions of the module one real stdio call runs:
-// the "Numbers" of issue 17, "set-mode coverage of a one-call session less
-// an empty session".
+// Callpath measures which functions of the module one real stdio call runs,
+// for the "Numbers" of issue 17: "set-mode coverage of a one-call session
+// less an empty session".
 //
 // # What it measures
 //
 // A session is one run of a chapter's server over stdio. The empty session
 // gets nothing: its stdin ends at once, so it runs only what every session
-// runs (flag parsing, the server's setup, the read loop starting and ending).
-// A case's session gets one modern request line, then the end of stdin: a
-// modern (2026-07-28) request carries its protocol version and client
-// capabilities in params._meta and needs no initialize, so that one line is
-// the whole session. A function counts for the call when it ran in the
-// session with the call and did not run in the empty session: what the
-// empty session already ran is not part of the call.
+// runs (flag parsing, the server's setup, the read loop starting and
+// ending). A case's session gets one modern request line, then the end of
+// stdin: a modern (2026-07-28) request carries its protocol version and
+// client capabilities in params._meta and needs no initialize, so that one
+// line is the whole session. Each session runs -runs times (5 by default).
+// A function counts for the call when every session with the call ran it
+// and no empty session did: what an empty session runs is not part of the
+// call. A function that some sessions of a kind run and others do not (a
+// goroutine that the end of stdin may or may not let start, say) counts
+// by the same rule, and is also listed as having "ran in some of the
+// sessions of a kind and not in others".
 //
 // Two counts are given for each case:
 //
-//   - functions: function declarations (top-level functions and methods),
-//     a func literal's blocks counting for the declaration that holds it,
-//     as go tool covdata func folds them. A declaration counts when any
-//     block of it or of a literal in it ran with the call and none did in
-//     the empty session. Func literals at package level (in a var's
-//     initializer) belong to no declaration and are left out of this
-//     count, as covdata func leaves them out.
-//   - with closures: declarations and func literals each counted as a
-//     function of its own, on its own blocks (a literal's blocks are not
-//     its declaration's). One counts when a block of its own ran with the
-//     call and none did in the empty session. This is issue 17's "closures
-//     included".
+//   - functions: function declarations (functions and methods), a func
+//     literal's blocks counting for the declaration that holds it, as go
+//     tool covdata func folds them. A declaration ran when a block of it or
+//     of a literal in it ran. Func literals at package level (in a var's
+//     initializer) belong to no declaration and are left out, as covdata
+//     func leaves them out. This count equals what covdata func reports
+//     covered in a session with the call and not in an empty one (a test
+//     checks it).
+//   - with closures: declarations and func literals, each a function of
+//     its own that ran when a block of its own (not of a literal in it)
+//     ran. This is issue 17's "closures included".
 //
 // Issue 17 also quotes a count "with a warm-up call, then one measured
 // call". Set-mode coverage is cumulative for a process, so a session with a
-// warm-up call and a measured call covers exactly what a session with the
-// warm-up call alone covers: that count cannot be taken this way. What the
-// one-call session covers beyond the empty one is the nearest measure;
-// sync.Once bodies and caches filled on the first call are part of it.
+// warm-up call and a measured call covers what a session with the warm-up
+// call alone covers, and that count cannot be taken this way; what one
+// call runs beyond an empty session is the measure given here. Work done
+// once, on the first call (a sync.Once, a cache filled), is part of it.
 //
-// Functions of the chapter's own main package (its handler, say) are
-// listed apart, as the chapter's own, and not counted: the measure is of
-// the code a reader opens beside the chapter. Func literals are named as a
-// stack trace names them, numbered in source order: (*Server).callTool.func1,
-// (*Server).callTool.func1.1 for a literal in that one, glob..func1 for one
-// at package level (numbered in the package's files that ran, in name order,
-// which may differ from the compiler's numbers). A function whose body has
-// no statements has no coverage block and is never counted.
+// Functions of the chapter's own main package (its handler) are listed
+// apart as the chapter's own and not counted: the measure is of the code a
+// reader opens beside the chapter. Func literals are named as a stack trace
+// names them when their function is not inlined, numbered in source order:
+// (*Server).runTool.func1, (*Server).runTool.func1.1 for a literal in that
+// one, init.func1 for one at package level (numbered across the package's
+// files that ran, in name order, which is the compiler's order unless a
+// file none of whose code ran holds one too). Type parameters show as
+// [...]. A function whose body has no statements has no coverage block and
+// is never counted.
 //
 // # How
 //
-// Callpath builds the chapter with
+// Callpath builds the chapter into a temporary directory with
 //
-//	go build -cover -covermode=set -coverpkg=<module>/... -o TMP/server ./<chapter>
+//	go build -cover -covermode=set -coverpkg=<module path>/... -o TMP/server ./<chapter>
 //
-// runs it once for the empty session and once for each case, each with
-// GOCOVERDIR set to a new directory, feeding the request line on stdin and
-// closing it, and reads each session's coverage with go tool covdata
-// textfmt. It attributes each covered block to the innermost function
-// declaration or func literal whose body holds it, found with go/parser in
-// the module's source; blocks are read from the text profile directly
-// (mode line, then file:line.col,line.col statements count), so the module
-// takes no dependency for it. Every session must exit with status 0; a
-// case's reply must be the one line its case expects (a result without
-// "isError":true for success, with it for tool-error, an error object for
-// read-not-found), and the empty session must write nothing on stdout;
-// anything else stops callpath with an error naming what was sent and what
-// came back. The temporary directory is removed at the end.
+// and runs the binary for each session with GOCOVERDIR set to a new
+// directory, writing the request line (or nothing) on a pipe to its stdin
+// and closing it. It reads each session's coverage with go tool covdata
+// textfmt, parsing the text profile itself (a mode line, then
+// file:line.col,line.col statements count for each block), and attributes
+// each covered block to the innermost function declaration or func literal
+// whose body holds it, found with go/parser in the module's source. Every
+// session must exit with status 0 within -timeout; the empty session must
+// write nothing on stdout, and a case's session exactly one reply to id 1 of
+// the case's kind (a result without "isError":true for success and
+// read-found, one with "isError":true for tool-error, an error object for
+// read-not-found). Anything else stops callpath with an error that shows
+// what was sent and what came back. The temporary directory is removed at
+// the end.
 //
 // # Usage
 //
-//	go run ./internal/callpath [-chapter DIR] [-case NAMES] [-v] [-json]
-//	go run ./internal/callpath -chapter chapters/03-resources
+//	go run ./internal/callpath [-chapter DIR] [-case NAMES] [-runs N] [-v] [-json]
+//	go run ./internal/callpath -chapter chapters/03-resources -v
 //	go run ./internal/callpath -request LINE [-expect result|tool-error|error]
 //
 // -chapter is the chapter's directory, relative to the module root
 // (default chapters/01-tool-errors). -case is a comma-separated list of
 // case names, or all (the default: every case of the chapter): success and
-// tool-error for chapters/01-tool-errors (get_author with "Dune" and with
-// "Nothing"), read-found and read-not-found for chapters/03-resources
-// (resources/read of books://Dune and books://Nothing). -request measures
-// one line of your own instead, named custom, whose reply must be of the
+// tool-error for chapters/01-tool-errors (get_author with the titles
+// "Dune" and "Nothing"), read-found and read-not-found for
+// chapters/03-resources (resources/read of books://Dune and
+// books://Nothing); the table is cases, in cases.go. -request measures one
+// line of your own instead, named custom, whose reply must be of the
 // -expect kind. -v lists the functions by package and file; -json writes
-// the whole measure as JSON instead of text. Each case prints its counts,
-// with a count by package, and the output ends with one summary line for
+// the whole measure as JSON instead. For each case callpath prints the
+// request, the reply, both counts with the functions of each package, and
+// the chapter's own functions; the output ends with one summary line for
 // each case:
 //
-//	success: 51 functions in 12 files, 5 packages; 63 with closures in 13 files, 5 packages
+//	success: 51 functions in 12 files, 5 packages; 62 with closures in 12 files, 5 packages
 //
-// The go command must be on PATH; run callpath inside the module.
+// Run it inside the module, with the go command on PATH.
 package main
 
 import (
@@ -185,9 +193,12 @@ func chapterDir(m module, name string) (string, error) {
 		return "", fmt.Errorf("-chapter %s is outside the module: give a directory relative to the module root, such as chapters/03-resources", name)
 	}
 	if fi, err := os.Stat(filepath.Join(m.Dir, dir)); err != nil || !fi.IsDir() {
-		chapters, _ := filepath.Glob(filepath.Join(m.Dir, "chapters", "*"))
-		for i, c := range chapters {
-			chapters[i], _ = filepath.Rel(m.Dir, c)
+		var chapters []string
+		entries, _ := os.ReadDir(filepath.Join(m.Dir, "chapters"))
+		for _, e := range entries {
+			if e.IsDir() {
+				chapters = append(chapters, "chapters/"+e.Name())
+			}
 		}
 		return "", fmt.Errorf("-chapter %s: no such directory in the module; the chapters are %s", name, strings.Join(chapters, ", "))
 	}
