@@ -72,7 +72,7 @@ type registeredTool struct {
 	name   string
 	wire   func() *ToolInfo // the tool as tools/list sends it, made on first use
 	schema *schema.Checker  // validates arguments before call runs
-	call   func(ctx context.Context, args json.RawMessage) (*CallToolResult, error)
+	call   func(ctx context.Context, args json.RawMessage, scanned jsonwire.Value) (*CallToolResult, error)
 }
 
 // maxToolName is the longest tool name, in characters.
@@ -143,9 +143,10 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 		return w
 	})
 	result := resultFunc[Out]()
-	rt.call = func(ctx context.Context, raw json.RawMessage) (*CallToolResult, error) {
+	dec := jsonwire.NewDecoder[In]()
+	rt.call = func(ctx context.Context, raw json.RawMessage, scanned jsonwire.Value) (*CallToolResult, error) {
 		var args In
-		if err := jsonwire.Unmarshal(raw, &args); err != nil {
+		if err := dec.Decode(scanned, raw, &args); err != nil {
 			return nil, &ArgumentsError{describeDecodeError(t.Name, err)}
 		}
 		out, err := h(ctx, args)
@@ -276,7 +277,7 @@ func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, arg
 	if msg := t.schema.Check(args, scanned); msg != "" {
 		return s.toolError(ctx, r, errInvalidArguments, name, &ArgumentsError{msg}), nil
 	}
-	res, err := t.call(ctx, args)
+	res, err := t.call(ctx, args, scanned)
 	if err == nil {
 		return res, nil
 	}

@@ -12,9 +12,14 @@ package jsonwire
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -349,5 +354,272 @@ func LeadingMember(prefix []byte, name string) jsontext.Value {
 		case found:
 			return v
 		}
+	}
+}
+
+// Decoder decodes a tool's arguments into values of type T. A [Value]
+// that is plain, into a T made only of what a scanned tree can fill
+// (structs of named fields, strings, booleans, numbers, slices, maps with
+// string keys, pointers and empty interfaces), it fills in one walk over
+// the tree, so the arguments are not parsed a second time. Anything else
+// it leaves to [Unmarshal]. Either way the result is Unmarshal's, error
+// included (TestDecoderMatchesUnmarshal).
+type Decoder[T any] struct {
+	fill filler // nil when T has a part the tree cannot fill
+}
+
+// A filler sets dst, a settable value of the type it was made for, from v,
+// as Unmarshal would from v's text; it reports false for a v it cannot
+// fill so, which may be left partly written.
+type filler func(v Value, dst reflect.Value) bool
+
+// NewDecoder returns a Decoder for T.
+func NewDecoder[T any]() *Decoder[T] {
+	return &Decoder[T]{fill: fillerFor(reflect.TypeFor[T](), map[reflect.Type]*filler{})}
+}
+
+// Decode decodes into dst the arguments raw, which v holds scanned (or
+// the zero Value when they were not scanned), as Unmarshal decodes raw
+// into T's zero value.
+func (d *Decoder[T]) Decode(v Value, raw []byte, dst *T) error {
+	var zero T
+	*dst = zero
+	if d.fill != nil && v.Plain() && d.fill(v, reflect.ValueOf(dst).Elem()) {
+		return nil
+	}
+	*dst = zero
+	return Unmarshal(raw, dst)
+}
+
+// The interfaces by which a type decodes itself, which only Unmarshal
+// honours.
+var (
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// fillerFor returns the filler of t, or nil when a scanned tree cannot
+// fill t as Unmarshal would. made holds the fillers being made, so that a
+// recursive type refers to its own.
+func fillerFor(t reflect.Type, made map[reflect.Type]*filler) filler {
+	if p := reflect.PointerTo(t); p.Implements(unmarshalerType) || p.Implements(textUnmarshalerType) {
+		return nil
+	}
+	if f := made[t]; f != nil {
+		return func(v Value, dst reflect.Value) bool { return *f != nil && (*f)(v, dst) }
+	}
+	f := new(filler)
+	made[t] = f
+	*f = kindFiller(t, made)
+	return *f
+}
+
+// kindFiller returns the filler of t by its kind, or nil. A null leaves a
+// value as it is, and sets a pointer, slice, map or interface to nil, as
+// Unmarshal does.
+func kindFiller(t reflect.Type, made map[reflect.Type]*filler) filler {
+	switch t.Kind() {
+	case reflect.String:
+		return func(v Value, dst reflect.Value) bool {
+			if v.Kind() == '"' {
+				dst.SetString(v.Str())
+			}
+			return v.Kind() == '"' || v.Kind() == 'n'
+		}
+	case reflect.Bool:
+		return func(v Value, dst reflect.Value) bool {
+			if k := v.Kind(); k == 't' || k == 'f' {
+				dst.SetBool(k == 't')
+				return true
+			}
+			return v.Kind() == 'n'
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return numberFiller(func(text string, dst reflect.Value) error {
+			n, err := strconv.ParseInt(text, 10, t.Bits())
+			dst.SetInt(n)
+			return err
+		})
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return numberFiller(func(text string, dst reflect.Value) error {
+			n, err := strconv.ParseUint(text, 10, t.Bits())
+			dst.SetUint(n)
+			return err
+		})
+	case reflect.Float32, reflect.Float64:
+		return numberFiller(func(text string, dst reflect.Value) error {
+			f, err := strconv.ParseFloat(text, t.Bits())
+			dst.SetFloat(f)
+			return err
+		})
+	case reflect.Interface:
+		if t.NumMethod() > 0 {
+			return nil
+		}
+		return func(v Value, dst reflect.Value) bool {
+			if v.Kind() == 'n' {
+				dst.SetZero()
+			} else {
+				dst.Set(reflect.ValueOf(v.Any()))
+			}
+			return true
+		}
+	case reflect.Pointer:
+		return pointerFiller(t, fillerFor(t.Elem(), made))
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 { // base64 text
+			return nil
+		}
+		return sliceFiller(t, fillerFor(t.Elem(), made))
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String || reflect.PointerTo(t.Key()).Implements(textUnmarshalerType) {
+			return nil
+		}
+		return mapFiller(t, fillerFor(t.Elem(), made))
+	case reflect.Struct:
+		return structFiller(t, made)
+	}
+	return nil
+}
+
+// numberFiller returns the filler of a number type whose text parse sets.
+func numberFiller(parse func(text string, dst reflect.Value) error) filler {
+	return func(v Value, dst reflect.Value) bool {
+		if v.Kind() == '0' {
+			return parse(v.Text(), dst) == nil
+		}
+		return v.Kind() == 'n'
+	}
+}
+
+// pointerFiller returns the filler of pointer type t, which fills through
+// the pointer with elem, allocating when it is nil.
+func pointerFiller(t reflect.Type, elem filler) filler {
+	if elem == nil {
+		return nil
+	}
+	return func(v Value, dst reflect.Value) bool {
+		if v.Kind() == 'n' {
+			dst.SetZero()
+			return true
+		}
+		if dst.IsNil() {
+			dst.Set(reflect.New(t.Elem()))
+		}
+		return elem(v, dst.Elem())
+	}
+}
+
+// sliceFiller returns the filler of slice type t, whose elements elem
+// fills.
+func sliceFiller(t reflect.Type, elem filler) filler {
+	if elem == nil {
+		return nil
+	}
+	return func(v Value, dst reflect.Value) bool {
+		switch v.Kind() {
+		case 'n':
+			dst.SetZero()
+			return true
+		case '[':
+		default:
+			return false
+		}
+		n := 0
+		for range v.Elems() {
+			n++
+		}
+		s := reflect.MakeSlice(t, n, n)
+		for i, e := range v.Elems() {
+			if !elem(e, s.Index(i)) {
+				return false
+			}
+		}
+		dst.Set(s)
+		return true
+	}
+}
+
+// mapFiller returns the filler of map type t, with string keys, whose
+// values elem fills.
+func mapFiller(t reflect.Type, elem filler) filler {
+	if elem == nil {
+		return nil
+	}
+	return func(v Value, dst reflect.Value) bool {
+		switch v.Kind() {
+		case 'n':
+			dst.SetZero()
+			return true
+		case '{':
+		default:
+			return false
+		}
+		if dst.IsNil() {
+			dst.Set(reflect.MakeMap(t))
+		}
+		for name, m := range v.Members() {
+			e := reflect.New(t.Elem()).Elem()
+			if !elem(m, e) {
+				return false
+			}
+			dst.SetMapIndex(reflect.ValueOf(name).Convert(t.Key()), e)
+		}
+		return true
+	}
+}
+
+// field is a struct field a member fills.
+type field struct {
+	name  string // the member's name, matched exactly
+	index int
+	fill  filler
+}
+
+// structFiller returns the filler of struct type t: each member named
+// exactly as a field's JSON name fills it; other members are skipped. A
+// struct with an embedded field, a ",string" option or two fields of one
+// name is left to Unmarshal.
+func structFiller(t reflect.Type, made map[reflect.Type]*filler) filler {
+	var fields []field
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if sf.Anonymous {
+			return nil
+		}
+		tag := sf.Tag.Get("json")
+		if !sf.IsExported() || tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "" {
+			name = sf.Name
+		}
+		fill := fillerFor(sf.Type, made)
+		if fill == nil || slices.Contains(strings.Split(opts, ","), "string") ||
+			slices.ContainsFunc(fields, func(f field) bool { return f.name == name }) {
+			return nil
+		}
+		fields = append(fields, field{name, i, fill})
+	}
+	return func(v Value, dst reflect.Value) bool {
+		switch v.Kind() {
+		case 'n':
+			return true
+		case '{':
+		default:
+			return false
+		}
+		for name, m := range v.Members() {
+			for _, f := range fields {
+				if f.name == name {
+					if !f.fill(m, dst.Field(f.index)) {
+						return false
+					}
+					break
+				}
+			}
+		}
+		return true
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -394,4 +395,109 @@ func TestLeadingMember(t *testing.T) {
 			t.Errorf("LeadingMember(%q) = %q, want %q", c.prefix, got, c.want)
 		}
 	}
+}
+
+// richArgs has a field of every kind a Decoder fills.
+type richArgs struct {
+	S      string             `json:"s"`
+	N      int8               `json:"n,omitempty"`
+	U      uint16             `json:"u"`
+	F      float32            `json:"f"`
+	B      bool               `json:"b"`
+	P      *int               `json:"p"`
+	L      []string           `json:"l"`
+	M      map[string]float64 `json:"m"`
+	A      any                `json:"a"`
+	Nested struct {
+		X []int `json:"x"`
+	} `json:"nested"`
+	Untagged string
+	Skipped  string `json:"-"`
+	hidden   string
+}
+
+// shelf is a recursive argument type.
+type shelf struct {
+	Name  string  `json:"name"`
+	Kids  []shelf `json:"kids"`
+	Owner *shelf  `json:"owner"`
+}
+
+// argValues are arguments on which a Decoder's walk and Unmarshal could
+// part ways: every kind, nulls, numbers that do not fit, wrong types,
+// names in another case, and recursion.
+var argValues = []string{
+	`{"s":"x","n":127,"u":65535,"f":1.5,"b":true,"p":3,"l":["a","b"],"m":{"a":1,"b":-2e3},"a":[1,"x",null,{"k":false}],"nested":{"x":[1,2]},"Untagged":"u","Skipped":"s","hidden":"h"}`,
+	`{"n":128}`, `{"n":-129}`, `{"n":1.5}`, `{"n":1e2}`, `{"n":"1"}`, `{"n":-0}`, `{"u":-1}`, `{"f":1e39}`, `{"f":-1e-50}`,
+	`{"l":null,"m":null,"p":null,"a":null,"nested":null,"s":null,"n":null,"b":null}`,
+	`{"l":[null,"a"]}`, `{"l":[1]}`, `{"l":{}}`, `{"m":{"a":"x"}}`, `{"m":[]}`, `{"b":"true"}`, `{"s":1}`, `{"p":"x"}`,
+	`{"S":"case","N":1,"untagged":"x"}`, `{"a":{"deep":[[[]]]}}`, `{"nested":{"x":null}}`, `{"nested":[]}`,
+	`{"name":"top","kids":[{"name":"a","kids":[]},{"kids":null}],"owner":{"name":"o"}}`,
+	`{"kids":[{"kids":[{"name":7}]}]}`,
+	`[1,2]`, `"str"`, `null`, `true`, `12`, `{}`, `[]`,
+	`{"title":"Dune"}`, `{"title":"a\u0000b\\n\"c\ud800"}`, `{"title":"Dune","title":"x"}`, `{"s":"x","n":1e400}`,
+}
+
+// TestDecoderMatchesUnmarshal checks that a Decoder gives what Unmarshal
+// gives, value and error text, on every edge value and line, and that it
+// fills the values it should by its own walk, not by falling back.
+func TestDecoderMatchesUnmarshal(t *testing.T) {
+	filled := 0
+	for _, s := range append(argValues, edgeLines...) {
+		data := []byte(s)
+		for _, ok := range []bool{
+			checkDecoder[authorArgs](t, data), checkDecoder[richArgs](t, data), checkDecoder[shelf](t, data),
+			checkDecoder[map[string]any](t, data), checkDecoder[any](t, data), checkDecoder[[]any](t, data),
+			checkDecoder[map[string][]*int](t, data), checkDecoder[struct{ T time.Time }](t, data),
+		} {
+			if ok {
+				filled++
+			}
+		}
+	}
+	if filled < 60 {
+		t.Errorf("the walk filled %d values; the rest fell back to Unmarshal", filled)
+	}
+	for _, s := range []string{argValues[0], `{"title":"Dune"}`} {
+		if !checkDecoder[richArgs](t, []byte(s)) || !checkDecoder[authorArgs](t, []byte(s)) {
+			t.Errorf("%s: not filled by the walk", s)
+		}
+	}
+	if NewDecoder[struct{ T time.Time }]().fill != nil {
+		t.Error("a Decoder fills a time.Time, which decodes itself")
+	}
+}
+
+// checkDecoder compares a Decoder of T with Unmarshal on data, and reports
+// whether the Decoder's walk filled the value itself.
+func checkDecoder[T any](t *testing.T, data []byte) (filled bool) {
+	t.Helper()
+	var want T
+	wantErr := Unmarshal(data, &want)
+	d := NewDecoder[T]()
+	v, _ := ScanValue(data)
+	if d.fill != nil && v.Plain() {
+		var got T
+		if filled = d.fill(v, reflect.ValueOf(&got).Elem()); filled && (wantErr != nil || !reflect.DeepEqual(got, want)) {
+			t.Errorf("walk of %s into %T = %+v; Unmarshal gives %+v, %v", data, got, got, want, wantErr)
+		}
+	}
+	var got T
+	if err := d.Decode(v, data, &got); !reflect.DeepEqual(got, want) || errText(err) != errText(wantErr) {
+		t.Errorf("Decode(%s) into %T = %+v, %v; Unmarshal gives %+v, %v", data, got, got, err, want, wantErr)
+	}
+	return filled
+}
+
+// FuzzDecoder looks for arguments on which a Decoder and Unmarshal differ:
+// go test -run '^$' -fuzz FuzzDecoder ./mcp/internal/jsonwire/
+func FuzzDecoder(f *testing.F) {
+	for _, s := range argValues {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkDecoder[richArgs](t, data)
+		checkDecoder[shelf](t, data)
+		checkDecoder[map[string]any](t, data)
+	})
 }

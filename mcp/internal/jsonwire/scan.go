@@ -87,6 +87,33 @@ func (v Value) Members() iter.Seq2[string, Value] {
 	}
 }
 
+// Any returns v as encoding/json decodes its text into an interface
+// value, when v is plain: a map[string]any, []any, string, float64, bool
+// or nil.
+func (v Value) Any() any {
+	switch v.Kind() {
+	case '{':
+		m := make(map[string]any)
+		for name, e := range v.Members() {
+			m[name] = e.Any()
+		}
+		return m
+	case '[':
+		s := []any{}
+		for _, e := range v.Elems() {
+			s = append(s, e.Any())
+		}
+		return s
+	case '"':
+		return v.Str()
+	case '0':
+		return v.Float()
+	case 't', 'f':
+		return v.Kind() == 't'
+	}
+	return nil
+}
+
 // Member returns the value of an object's member named name.
 func (v Value) Member(name string) (Value, bool) {
 	for n, m := range v.Members() {
