@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
+	"sync"
 	"time"
 )
 
@@ -124,9 +126,9 @@ func (r *request) finishObserving(out Outcome) {
 	out.Err = o.err
 	switch {
 	case out.ProtocolError != nil:
-		out.Row = rowNames[out.ProtocolError.kind]
+		out.Row = rowNames()[out.ProtocolError.kind]
 	case out.ToolResult != nil && out.ToolResult.IsError:
-		out.Row = rowNames[toolErrorKind(out.Err)]
+		out.Row = rowNames()[toolErrorKind(out.Err)]
 	}
 	out.Duration = time.Since(o.began)
 	o.end(out)
@@ -152,54 +154,22 @@ func (r *request) observedResult(result any) {
 	r.finishObserving(out)
 }
 
-// rowNames are the names of errorTable's rows, its kinds without "err" in
-// kebab case, as the guide anchors them (TestRowNames checks them).
-var rowNames = [...]string{
-	errHandlerError:     "handler-error",
-	errToolError:        "tool-error",
-	errToolPanic:        "tool-panic",
-	errInvalidArguments: "invalid-arguments",
-	errArgumentGoType:   "argument-go-type",
-	errResourceNotFound: "resource-not-found",
-	errResourceFailed:   "resource-failed",
+// errorTableData is the error table as data (see TestErrorTableData).
+//
+//go:embed errortable.json
+var errorTableData []byte
 
-	errNoVersion:          "no-version",
-	errUnsupportedVersion: "unsupported-version",
-	errNoCapabilities:     "no-capabilities",
-	errAlreadyInitialized: "already-initialized",
-	errMethodNotFound:     "method-not-found",
-	errNoToolName:         "no-tool-name",
-	errUnknownTool:        "unknown-tool",
-	errArgumentsNotObject: "arguments-not-object",
-	errNoURI:              "no-uri",
-	errUnknownResource:    "unknown-resource",
-	errResultUnencodable:  "result-unencodable",
-
-	errParseError:     "parse-error",
-	errNotAnObject:    "not-an-object",
-	errMemberType:     "member-type",
-	errJSONRPCVersion: "jsonrpc-version",
-	errBadID:          "bad-id",
-	errNoMethod:       "no-method",
-	errEmptyMethod:    "empty-method",
-	errParamType:      "param-type",
-
-	errLineTooLong:      "line-too-long",
-	errBatchUnsupported: "batch-unsupported",
-	errEmptyBatch:       "empty-batch",
-
-	errHTTPMethod:      "http-method",
-	errOrigin:          "origin",
-	errHost:            "host",
-	errAccept:          "accept",
-	errContentType:     "content-type",
-	errBodyTooLarge:    "body-too-large",
-	errBodyUnreadable:  "body-unreadable",
-	errHTTPBatch:       "http-batch",
-	errNoSession:       "no-session",
-	errUnknownSession:  "unknown-session",
-	errTooManySessions: "too-many-sessions",
-	errHeaderMissing:   "header-missing",
-	errHeaderBase64:    "header-base64",
-	errHeaderMismatch:  "header-mismatch",
-}
+// rowNames returns the names of errorTable's rows by kind, as the guide
+// anchors them ("unknown-tool"), read once from errorTableData, which
+// TestRowNames holds to the kinds.
+var rowNames = sync.OnceValue(func() []string {
+	var data struct{ Rows []struct{ Name string } }
+	if err := json.Unmarshal(errorTableData, &data); err != nil || len(data.Rows) != len(errorTable) {
+		panic("mcp: errortable.json does not hold the error table: run go generate ./mcp")
+	}
+	names := make([]string, len(data.Rows))
+	for i, row := range data.Rows {
+		names[i] = row.Name
+	}
+	return names
+})

@@ -351,8 +351,8 @@ func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 		o := nextEnd(t, ends)
 		var sent reply
 		json.Unmarshal(line, &sent)
-		if o.out.Row != rowNames[k] || o.info.Method == "" {
-			t.Errorf("%s: ended with row %q for method %q, want %q", how, o.out.Row, o.info.Method, rowNames[k])
+		if o.out.Row != rowNames()[k] || o.info.Method == "" {
+			t.Errorf("%s: ended with row %q for method %q, want %q", how, o.out.Row, o.info.Method, rowNames()[k])
 		}
 		e := o.out.ProtocolError
 		if errorTable[k].code == toolResult {
@@ -392,7 +392,7 @@ func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 		if sess == nil {
 			sess = s.NewSession()
 		}
-		check(tt.k, rowNames[tt.k], sess.Handle(context.Background(), []byte(tt.line)))
+		check(tt.k, rowNames()[tt.k], sess.Handle(context.Background(), []byte(tt.line)))
 	}
 
 	sid := httpInitSession(t, ts.URL)
@@ -412,7 +412,7 @@ func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 	}
 	for _, tt := range overHTTP {
 		r := httpSend(t, "POST", ts.URL, tt.body, tt.hdr)
-		check(tt.k, "HTTP "+rowNames[tt.k], []byte(r.body))
+		check(tt.k, "HTTP "+rowNames()[tt.k], []byte(r.body))
 	}
 	noMoreEnds(t, ends)
 
@@ -424,7 +424,7 @@ func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 	}
 	for k := range errorTable {
 		if !seen[errKind(k)] {
-			t.Errorf("row %s: no request shows the observer sees it, and it is in neither noMethodRows nor partRows", rowNames[k])
+			t.Errorf("row %s: no request shows the observer sees it, and it is in neither noMethodRows nor partRows", rowNames()[k])
 		}
 	}
 }
@@ -449,12 +449,12 @@ func TestRowNames(t *testing.T) {
 		}
 		return true
 	})
-	if len(kinds) != len(errorTable) || len(rowNames) != len(errorTable) {
-		t.Fatalf("%d kinds in errortable.go, %d rows, %d names", len(kinds), len(errorTable), len(rowNames))
+	if len(kinds) != len(errorTable) || len(rowNames()) != len(errorTable) {
+		t.Fatalf("%d kinds in errortable.go, %d rows, %d names", len(kinds), len(errorTable), len(rowNames()))
 	}
 	for i, kind := range kinds {
-		if want := kebab(strings.TrimPrefix(kind, "err")); rowNames[i] != want {
-			t.Errorf("rowNames[%s] = %q, want %q", kind, rowNames[i], want)
+		if want := kebab(strings.TrimPrefix(kind, "err")); rowNames()[i] != want {
+			t.Errorf("rowNames()[%s] = %q, want %q", kind, rowNames()[i], want)
 		}
 	}
 }

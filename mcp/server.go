@@ -240,16 +240,11 @@ func (s *Server) classify(cs *connState, m *message) (request, *Error) {
 	return r, nil
 }
 
-// handle serves one request and returns its response line, or nil for none:
-// a request that runs a handler gets none once its context is done, since
-// the client cancelled it or has gone. It is safe to call concurrently.
-func (s *Server) handle(ctx context.Context, cs *connState, m *message) []byte {
-	line, _ := s.respond(ctx, cs, m)
-	return line
-}
-
-// respond is handle, also returning the error the response carries, if
-// any, whose row gives an HTTP response its status.
+// respond serves one request and returns its response line, or nil for
+// none, and the error the response carries, if any, whose row gives an
+// HTTP response its status. A request that runs a handler gets no
+// response once its context is done, since the client cancelled it or has
+// gone. It is safe to call concurrently.
 func (s *Server) respond(ctx context.Context, cs *connState, m *message) ([]byte, *Error) {
 	r, perr := s.classify(cs, m)
 	if s.opts.Observe != nil {
@@ -329,35 +324,28 @@ func (s *Server) dispatch(ctx context.Context, cs *connState, r *request) (any, 
 			return s.discover(r), nil
 		}
 	case "tools/list":
-		if s.hasTools() {
+		if len(s.tools) > 0 {
 			return s.listTools(r), nil
 		}
 	case "tools/call":
-		if s.hasTools() {
+		if len(s.tools) > 0 {
 			return s.callTool(ctx, r)
 		}
 	case "resources/list":
-		if s.hasResources() {
+		if len(s.static)+len(s.tmpls) > 0 {
 			return s.listResources(r), nil
 		}
 	case "resources/templates/list":
-		if s.hasResources() {
+		if len(s.static)+len(s.tmpls) > 0 {
 			return s.listTemplates(r), nil
 		}
 	case "resources/read":
-		if s.hasResources() {
+		if len(s.static)+len(s.tmpls) > 0 {
 			return s.readResource(ctx, r)
 		}
 	}
 	return nil, errMethodNotFound.error(r.method)
 }
-
-// hasTools reports whether the server offers tools.
-func (s *Server) hasTools() bool { return len(s.tools) > 0 }
-
-// hasResources reports whether the server offers resources: fixed ones,
-// templates, or both.
-func (s *Server) hasResources() bool { return len(s.static)+len(s.tmpls) > 0 }
 
 // capabilities is the ServerCapabilities object.
 type capabilities struct {
@@ -368,10 +356,10 @@ type capabilities struct {
 // capabilities returns what the server offers: tools, resources, or both.
 func (s *Server) capabilities() capabilities {
 	var c capabilities
-	if s.hasTools() {
+	if len(s.tools) > 0 {
 		c.Tools = &struct{}{}
 	}
-	if s.hasResources() {
+	if len(s.static)+len(s.tmpls) > 0 {
 		c.Resources = &struct{}{}
 	}
 	return c

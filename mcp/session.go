@@ -33,5 +33,6 @@ func (sess *Session) Handle(ctx context.Context, msg []byte) []byte {
 	case m.IsResponse(), m.IsNotification():
 		return nil
 	}
-	return sess.srv.handle(ctx, &sess.cs, m)
+	resp, _ := sess.srv.respond(ctx, &sess.cs, m)
+	return resp
 }

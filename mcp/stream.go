@@ -194,7 +194,8 @@ func (c *conn) serveLine(ctx context.Context, line []byte) bool {
 	case isHandlerMethod(*m.Method):
 		return c.run(ctx, m)
 	default:
-		c.write(c.srv.handle(ctx, &c.cs, m))
+		resp, _ := c.srv.respond(ctx, &c.cs, m)
+		c.write(resp)
 	}
 	return true
 }
@@ -216,7 +217,7 @@ func (c *conn) run(ctx context.Context, m *message) bool {
 	defer c.wg.Done()
 	ctx, cl := c.cs.track(ctx, m.ID)
 	run := c.handoff.begin() // only now: a cancellation the next reader reads finds the call
-	resp := c.srv.handle(ctx, &c.cs, m)
+	resp, _ := c.srv.respond(ctx, &c.cs, m)
 	reader := c.handoff.end(run)
 	if !c.cs.untrack(cl) {
 		c.write(resp)
@@ -277,13 +278,13 @@ func (c *conn) serveBatch(ctx context.Context, line []byte) {
 		case isHandlerMethod(*m.Method):
 			ctx, cl := c.cs.track(ctx, m.ID) // before the reader goes on, as run's are
 			calls.Go(func() {
-				resp := c.srv.handle(ctx, &c.cs, m)
+				resp, _ := c.srv.respond(ctx, &c.cs, m)
 				if !c.cs.untrack(cl) {
 					out[i] = resp
 				}
 			})
 		default:
-			out[i] = c.srv.handle(ctx, &c.cs, m)
+			out[i], _ = c.srv.respond(ctx, &c.cs, m)
 		}
 	}
 	go func() {

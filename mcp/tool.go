@@ -293,7 +293,7 @@ func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, arg
 // toolError logs the tool error err of r, of row k (errToolError or
 // errInvalidArguments), passes it to Options.OnError, and returns the
 // result that reports it. A request whose context is done gets no result
-// (see handle), so nothing is logged for it here.
+// (see respond), so nothing is logged for it here.
 func (s *Server) toolError(ctx context.Context, r *request, k errKind, name string, err error) *CallToolResult {
 	msg := err.Error()
 	res := toolErrorResult(k.text(name, msg))

@@ -215,7 +215,7 @@ func TestCompareEncodingCatchesADroppedField(t *testing.T) {
 // above.
 func TestFastResultsListed(t *testing.T) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "encode.go", nil, 0)
+	f, err := parser.ParseFile(fset, "jsonrpc.go", nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
