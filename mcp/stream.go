@@ -168,7 +168,7 @@ func leadingID(prefix []byte) json.RawMessage {
 	return nil
 }
 
-// serveLine serves one line: a message, or a batch where the session's
+// serveLine serves one line: a message, or a batch where the connection's
 // version requires them. A handler that outlasts handoffDelay makes
 // c.handoff start the next reader; serveLine reports whether the calling
 // goroutine is still the reader.
@@ -243,7 +243,7 @@ func (c *conn) drain() {
 	c.draining = true
 }
 
-// serveBatch serves a JSON array of messages, on sessions whose version
+// serveBatch serves a JSON array of messages, on connections whose version
 // requires batches; elsewhere an array is an invalid request. Its tool
 // calls and resource reads run concurrently, each cancellable as any other
 // request, while the reader goes on; the batch's reply, without the
