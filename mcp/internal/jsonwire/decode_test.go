@@ -413,8 +413,8 @@ type richArgs struct {
 	} `json:"nested"`
 	Untagged string
 	Skipped  string `json:"-"`
-//lint:ignore U1000 set by no one on purpose: a Decoder must leave an unexported field alone
-	hidden   string // unexported: never filled; the test compares it, so it must stay ""
+	//lint:ignore U1000 set by no one on purpose: a Decoder must leave an unexported field alone
+	hidden string // unexported: never filled; the test compares it, so it must stay ""
 }
 
 // shelf is a recursive argument type.
