@@ -4,13 +4,16 @@
 // get_author has a bug: Beowulf has no known author, and the handler takes
 // every book's first. check_stock asks the warehouse (warehouse.go) under a
 // deadline, and says so when it passes. wait_for_stock has no deadline of
-// its own: it waits until the client cancels the call.
+// its own: it waits until the client cancels the call, and logs when it
+// starts waiting, so that the log shows each wait and how it ended.
 package main
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"os"
 	"time"
 
 	"github.com/mcpbookshop/guide/mcp"
@@ -51,7 +54,12 @@ func checkStock(ctx context.Context, args titleArgs) (string, error) {
 	return fmt.Sprintf("%d copies of %s in stock.", copies, args.Title), nil
 }
 
+// logger writes the chapter's own log lines to stderr, as the core
+// writes its lines.
+var logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+
 func waitForStock(ctx context.Context, args titleArgs) (string, error) {
+	logger.InfoContext(ctx, "waiting for the warehouse", "title", args.Title)
 	copies, err := askWarehouse(ctx, args.Title) // for Neuromancer, when the client cancels
 	if err != nil {
 		return "", err

@@ -16,8 +16,12 @@ import (
 // binaries are the chapters the tests build, removed by TestMain.
 var binaries Binaries
 
-// TestMain removes the chapters' binaries after the tests.
+// TestMain removes the chapters' binaries after the tests, or makes the
+// test binary a fake chapter serving HTTP when its arguments say so.
 func TestMain(m *testing.M) {
+	if len(os.Args) == 4 && os.Args[1] == "-http" && os.Args[3] == fakeHTTPArg {
+		os.Exit(fakeHTTP())
+	}
 	code := m.Run()
 	binaries.Remove()
 	os.Exit(code)

@@ -45,12 +45,13 @@ package chapterproc
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -63,11 +64,17 @@ type HTTP struct {
 	name   string
 	cmd    *exec.Cmd
 	exited chan error // receives the process's exit, once
+
+	mu      sync.Mutex
+	log     []string      // the lines logged after the startup line
+	logged  chan struct{} // closed, and replaced, when a line comes or the log ends
+	logEnd  bool          // the log has ended
+	awaited int           // lines of log that AwaitLog has looked at and passed
 }
 
 // StartHTTP runs the chapter binary at path with -http addr and the other
 // args, and waits for its startup line, whose last word is the endpoint's
-// loopback URL. The chapter's later log lines are read and dropped.
+// loopback URL. The chapter's later log lines are kept, for [HTTP.AwaitLog].
 func StartHTTP(path, addr string, args ...string) (*HTTP, error) {
 	name := filepath.Base(path) + " -http " + addr
 	cmd := exec.Command(path, append([]string{"-http", addr}, args...)...)
@@ -86,12 +93,63 @@ func StartHTTP(path, addr string, args ...string) (*HTTP, error) {
 		cmd.Wait()
 		return nil, fmt.Errorf("%s: startup line %q, %v; want the endpoint's loopback URL", name, line, err)
 	}
-	p := &HTTP{URL: fields[len(fields)-1], name: name, cmd: cmd, exited: make(chan error, 1)}
+	p := &HTTP{URL: fields[len(fields)-1], name: name, cmd: cmd, exited: make(chan error, 1), logged: make(chan struct{})}
 	go func() {
-		io.Copy(io.Discard, logs)
+		for {
+			line, err := logs.ReadString('\n')
+			if line != "" {
+				p.addLog(strings.TrimSuffix(line, "\n"), false)
+			}
+			if err != nil {
+				break
+			}
+		}
+		p.addLog("", true)
 		p.exited <- cmd.Wait()
 	}()
 	return p, nil
+}
+
+// addLog adds a line to the process's log, or ends it, and wakes AwaitLog.
+func (p *HTTP) addLog(line string, end bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if end {
+		p.logEnd = true
+	} else {
+		p.log = append(p.log, line)
+	}
+	close(p.logged)
+	p.logged = make(chan struct{})
+}
+
+// AwaitLog waits until the process has logged a line holding text, after
+// the lines an earlier call returned or passed over, and returns it; it
+// fails when ctx ends first or the process's log ends without one. A test
+// waits with it for what only the process can tell, such as a handler
+// having started, instead of sleeping. The calls share one place in the
+// log: a line that one call passes over is not seen by the next.
+func (p *HTTP) AwaitLog(ctx context.Context, text string) (string, error) {
+	for {
+		p.mu.Lock()
+		for ; p.awaited < len(p.log); p.awaited++ {
+			if line := p.log[p.awaited]; strings.Contains(line, text) {
+				p.awaited++
+				p.mu.Unlock()
+				return line, nil
+			}
+		}
+		end, logged := p.logEnd, p.logged
+		p.mu.Unlock()
+		if end {
+			return "", fmt.Errorf("%s: its log ended with no line holding %q", p.name, text)
+		}
+		select {
+		case <-logged:
+		case <-ctx.Done():
+			return "", fmt.Errorf("%s: no log line holding %q: %w", p.name, text, context.Cause(ctx))
+		}
+	}
 }
 
 // Addr returns the endpoint's host:port.

@@ -51,6 +51,23 @@
 // closed, the server does not exit with status 0 within
 // [lockstep.ExitTimeout]; its failure shows the server's log as written.
 //
+// # The abort command
+//
+//	abort <requests> <started> <server> [args...]
+//
+// pins what a server does when an HTTP client closes a request in flight,
+// which is how a client cancels a request over Streamable HTTP: it runs the
+// server with -http, sends the lines of the requests file, waits until the
+// server logs a line holding <started>, closes the last request's
+// connection, and waits until the server logs msg="request cancelled".
+// Its stdout is what the server wrote back on that connection (nothing, so
+// a script says "! stdout ."), its stderr the server's log; see
+// [AbortCmd]:
+//
+//	abort req/aborted.jsonl 'waiting for the warehouse' 04-handler-failures
+//	! stdout .
+//	pin stderr log/aborted.log
+//
 // # The pin command
 //
 //	pin stdout|stderr <file>

@@ -16,10 +16,13 @@ import (
 const fakeArg = "fake-server"
 
 // TestMain turns the test binary into a fake server when its arguments
-// say so.
+// say so: on stdio, or with -http as the abort command runs a server.
 func TestMain(m *testing.M) {
 	if len(os.Args) == 3 && os.Args[1] == fakeArg {
 		os.Exit(fakeServer(os.Args[2]))
+	}
+	if len(os.Args) == 5 && os.Args[1] == "-http" && os.Args[3] == fakeArg {
+		os.Exit(fakeHTTPServer(os.Args[2], os.Args[4]))
 	}
 	os.Exit(m.Run())
 }

@@ -23,7 +23,7 @@ func Updating() bool { return *update }
 const ScriptsDir = "../../testdata/scripts"
 
 // Run runs the scripts in the directory of ScriptsDir named chapter, with
-// the exchange and pin commands. The chapter's test binary must have
+// the exchange, abort and pin commands. The chapter's test binary must have
 // registered the chapter's main, under the name the scripts use, with
 // testscript.Main. With -update, the pins are written instead of checked.
 func Run(t *testing.T, chapter string) {
@@ -31,7 +31,7 @@ func Run(t *testing.T, chapter string) {
 	pins := Pins{Dir: dir, Update: Updating(), Package: TestPackage()}
 	testscript.Run(t, testscript.Params{
 		Dir:                 dir,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exchange": Cmd, "pin": pins.Cmd},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exchange": Cmd, "abort": AbortCmd, "pin": pins.Cmd},
 		Setup:               pins.Setup,
 		UpdateScripts:       Updating(),
 		RequireExplicitExec: true,
