@@ -95,3 +95,65 @@ func (e *ResourceNotFoundError) Error() string { return e.Message }
 func ResourceNotFound(format string, args ...any) error {
 	return &ResourceNotFoundError{Message: fmt.Sprintf(format, args...)}
 }
+
+// ResourceError is what a resource handler returns for a failure it
+// expected that is not "not found": the catalog is being reindexed, say.
+// The client receives code [CodeInternalError] with Message and data
+// {"uri": <requested uri>}, and the server logs one line at INFO. Any
+// other error from a resource handler is a crash: the client gets only
+// "Internal error" and the URI, and the log gets the error at ERROR.
+type ResourceError struct {
+	// Message is sent to the client as the error message.
+	Message string
+}
+
+// Error returns the message.
+func (e *ResourceError) Error() string { return e.Message }
+
+// ResourceFailure returns a [ResourceError] whose message is formatted as
+// by fmt.Sprintf.
+func ResourceFailure(format string, args ...any) error {
+	return &ResourceError{Message: fmt.Sprintf(format, args...)}
+}
+
+// InternalError is an error a tool handler marked with [Internal]: its
+// text is for whoever runs the server, not for the model.
+type InternalError struct {
+	// Err is the failure, which the server logs at ERROR.
+	Err error
+}
+
+// Error returns the text of Err.
+func (e *InternalError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *InternalError) Unwrap() error { return e.Err }
+
+// Internal marks err as internal: a tool handler that returns it, wrapped
+// or not, fails the call as a panic does. The model reads only the bare
+// tool error "Error executing tool <name>", and the log gets err at
+// ERROR. Use it for an error whose text may describe the server's
+// insides (a driver's SQL, a file path, a host name) or that no model can
+// act on. Internal(nil) is nil.
+func Internal(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &InternalError{Err: err}
+}
+
+// ToolError is a tool error that also carries structured content, for the
+// programs among a tool's callers: the model reads Text, after "Error
+// executing tool <name>: ", and a program reads Structured, sent as the
+// result's structuredContent. Structured must fit the tool's output
+// schema, as a client may check it even on an error; when it does not,
+// the server drops it, logs why at ERROR, and sends the text alone.
+type ToolError struct {
+	// Text is what the model reads.
+	Text string
+	// Structured is the error as data, marshalled as JSON.
+	Structured any
+}
+
+// Error returns Text.
+func (e *ToolError) Error() string { return e.Text }

@@ -59,13 +59,17 @@ const (
 // fails to build when a row has no explanation there.
 var errorTable = [...]errorRow{
 	// What a handler returns.
-	errHandlerError:     {fromHandler, "<message>", "<data>", 200, byCode, slog.LevelWarn},
-	errToolError:        {toolResult, "Error executing tool <name>: <err>", "", 200, 200, slog.LevelInfo},
-	errToolPanic:        {toolResult, "Error executing tool <name>", "", 200, 200, slog.LevelError},
-	errInvalidArguments: {toolResult, "Error executing tool <name>: <problems>", "", 200, 200, slog.LevelInfo},
-	errArgumentGoType:   {toolResult, "Error executing tool <name>: /<field>: cannot hold the <value> given", "", 200, 200, slog.LevelInfo},
-	errResourceNotFound: {CodeInvalidParams, "<message>", `{"uri":<uri>}`, 200, 400, slog.LevelWarn},
-	errResourceFailed:   {CodeInternalError, "Internal error", `{"uri":<uri>}`, 200, 200, slog.LevelError},
+	errHandlerError:        {fromHandler, "<message>", "<data>", 200, byCode, slog.LevelWarn},
+	errToolError:           {toolResult, "Error executing tool <name>: <err>", "", 200, 200, slog.LevelInfo},
+	errToolPanic:           {toolResult, "Error executing tool <name>", "", 200, 200, slog.LevelError},
+	errToolInternal:        {toolResult, "Error executing tool <name>", "", 200, 200, slog.LevelError},
+	errOutputInvalid:       {toolResult, "Error executing tool <name>", "", 200, 200, slog.LevelError},
+	errErrorContentInvalid: {toolResult, "Error executing tool <name>: <err>", "", 200, 200, slog.LevelError},
+	errInvalidArguments:    {toolResult, "Error executing tool <name>: <problems>", "", 200, 200, slog.LevelInfo},
+	errArgumentGoType:      {toolResult, "Error executing tool <name>: /<field>: cannot hold the <value> given", "", 200, 200, slog.LevelInfo},
+	errResourceNotFound:    {CodeInvalidParams, "<message>", `{"uri":<uri>}`, 200, 400, slog.LevelWarn},
+	errResourceError:       {CodeInternalError, "<message>", `{"uri":<uri>}`, 200, 200, slog.LevelInfo},
+	errResourceFailed:      {CodeInternalError, "Internal error", `{"uri":<uri>}`, 200, 200, slog.LevelError},
 
 	// What a request asks for.
 	errNoVersion:          {CodeInvalidParams, "Invalid params", `no protocol version: send "initialize" first, or put "io.modelcontextprotocol/protocolVersion" and "io.modelcontextprotocol/clientCapabilities" in params._meta; supported versions: <versions>`, noHTTP, noHTTP, slog.LevelWarn},
@@ -121,9 +125,13 @@ const (
 	errHandlerError errKind = iota
 	errToolError
 	errToolPanic
+	errToolInternal
+	errOutputInvalid
+	errErrorContentInvalid
 	errInvalidArguments
 	errArgumentGoType
 	errResourceNotFound
+	errResourceError
 	errResourceFailed
 
 	errNoVersion

@@ -37,8 +37,10 @@ type ErrorEvent struct {
 	// Err is the failure, for errors.Is and errors.As:
 	//
 	//   - for a tool error, the error the handler returned (wrapping
-	//     context.DeadlineExceeded, say), an *[ArgumentsError] when the
-	//     arguments were rejected before the handler ran, or a *[PanicError];
+	//     context.DeadlineExceeded, say, or an *[InternalError]), an
+	//     *[ArgumentsError] when the arguments were rejected before the
+	//     handler ran, a *[PanicError], or an error saying how a
+	//     structured result does not fit the tool's output schema;
 	//   - for a protocol error, the failure it withholds from the client
 	//     when there is one (the error of a resource handler, or a
 	//     *PanicError, behind an internal error), otherwise the *[Error] sent;
@@ -135,6 +137,9 @@ func (s *Server) toolPanic(ctx context.Context, r *request, tool string, p *Pani
 		slog.Any("panic", p.Value), slog.String("stack", string(p.Stack)))
 	s.flushLog()
 	res := toolErrorResult(errToolPanic.text(tool))
+	if r.obs != nil {
+		r.obs.toolRow = errToolPanic
+	}
 	ev := ErrorEvent{Err: p, ToolResult: res}
 	if ctx.Err() != nil {
 		ev.ToolResult = nil // cancelled: the result is never sent

@@ -87,11 +87,13 @@ type Outcome struct {
 }
 
 // observation is the state of an observed request: the function that
-// ends it, when it began, and the first failure seen.
+// ends it, when it began, the first failure seen, and the row of the tool
+// error it got, if any.
 type observation struct {
-	end   func(Outcome)
-	began time.Time
-	err   error
+	end     func(Outcome)
+	began   time.Time
+	err     error
+	toolRow errKind // the row of a tool error: errToolError unless the server says otherwise
 }
 
 // startObserving calls Options.Observe for r, which came in on cs with
@@ -114,7 +116,7 @@ func (s *Server) startObserving(ctx context.Context, cs *connState, r *request, 
 		ctx = octx
 	}
 	if end != nil {
-		r.obs = &observation{end: end, began: began}
+		r.obs = &observation{end: end, began: began, toolRow: errToolError}
 	}
 	return ctx
 }
@@ -128,21 +130,10 @@ func (r *request) finishObserving(out Outcome) {
 	case out.ProtocolError != nil:
 		out.Row = rowNames()[out.ProtocolError.kind]
 	case out.ToolResult != nil && out.ToolResult.IsError:
-		out.Row = rowNames()[toolErrorKind(out.Err)]
+		out.Row = rowNames()[o.toolRow]
 	}
 	out.Duration = time.Since(o.began)
 	o.end(out)
-}
-
-// toolErrorKind returns the row of a tool error whose failure is err.
-func toolErrorKind(err error) errKind {
-	switch err.(type) {
-	case *PanicError:
-		return errToolPanic
-	case *ArgumentsError:
-		return errInvalidArguments
-	}
-	return errToolError
 }
 
 // observedResult ends the observation of r, which succeeded with result.

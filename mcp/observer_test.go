@@ -91,6 +91,15 @@ func newObservedToolServer(observe func(context.Context, RequestInfo) (context.C
 	AddTool(s, Tool{Name: "unencodable"}, func(ctx context.Context, _ struct{}) (*CallToolResult, error) {
 		return &CallToolResult{Content: []Content{}, StructuredContent: func() {}}, nil
 	})
+	AddTool(s, Tool{Name: "internal"}, func(ctx context.Context, _ struct{}) (string, error) {
+		return "", Internal(errors.New(`relation "stock" does not exist`))
+	})
+	AddTool(s, Tool{Name: "price"}, func(ctx context.Context, a priceArgs) (price, error) {
+		if a.Title == "Nothing" {
+			return price{}, &ToolError{Text: "No such book.", Structured: map[string]string{"error": "not found"}}
+		}
+		return price{Title: a.Title, Price: -2}, nil
+	})
 	addWaitTool(s, started, nil)
 	s.AddResourceTemplate(ResourceTemplate{URITemplate: "shelf://{n}", Name: "shelf"}, func(ctx context.Context, req *ResourceRequest) (string, error) {
 		switch req.Params["n"] {
@@ -100,11 +109,25 @@ func newObservedToolServer(observe func(context.Context, RequestInfo) (context.C
 			return "", errors.New("the shelf is locked")
 		case "fallen":
 			panic("the shelf fell")
+		case "dusted":
+			return "", ResourceFailure("Shelf %s is being dusted; try again in a minute.", req.Params["n"])
 		}
 		return "books", nil
 	})
 	return s
 }
+
+// priceArgs and price are the arguments and the structured result of a
+// tool whose results may not fit its output schema.
+type (
+	priceArgs struct {
+		Title string `json:"title"`
+	}
+	price struct {
+		Title string  `json:"title"`
+		Price float64 `json:"price" mcp:"minimum=0"`
+	}
+)
 
 func TestObserveSeesEachOutcome(t *testing.T) {
 	observe, ends := recorder()
@@ -386,6 +409,10 @@ func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 		{errNoURI, nil, modern("1", "resources/read", "")},
 		{errUnknownResource, nil, readCall("1", "other://x")},
 		{errResultUnencodable, nil, toolCall("1", "unencodable", "{}")},
+		{errToolInternal, nil, toolCall("1", "internal", "{}")},
+		{errOutputInvalid, nil, toolCall("1", "price", `{"title":"Dune"}`)},
+		{errErrorContentInvalid, nil, toolCall("1", "price", `{"title":"Nothing"}`)},
+		{errResourceError, nil, readCall("1", "shelf://dusted")},
 	}
 	for _, tt := range direct {
 		sess := tt.sess

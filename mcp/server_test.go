@@ -43,6 +43,13 @@ func (l *logBuffer) lines() []string {
 	return strings.Split(strings.TrimSuffix(l.b.String(), "\n"), "\n")
 }
 
+// reset forgets the lines written so far.
+func (l *logBuffer) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.Reset()
+}
+
 // newTestServer returns a server that logs JSON lines into the returned
 // buffer. opts may be nil.
 func newTestServer(opts *Options) (*Server, *logBuffer) {

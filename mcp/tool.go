@@ -72,6 +72,7 @@ type registeredTool struct {
 	name   string
 	wire   func() *ToolInfo // the tool as tools/list sends it, made on first use
 	schema *schema.Checker  // validates arguments before call runs
+	output *schema.Checker  // validates structured results; nil for none
 	call   func(ctx context.Context, args json.RawMessage, scanned jsonwire.Value) (*CallToolResult, error)
 }
 
@@ -92,20 +93,36 @@ func validToolName(name string) bool {
 // or a map) and returns a value of type Out.
 //
 // The input schema is inferred from In: field names from json tags, field
-// descriptions from jsonschema tags, fields without omitempty or omitzero
-// required, unknown properties rejected. Arguments are checked against it
-// before h runs; a call that fails the check is answered with a tool error
-// naming each field and the problem, and h never sees it.
+// descriptions from jsonschema tags, bounds from mcp tags
+// (`mcp:"minimum=1,maximum=50"`: minimum, maximum, minLength, maxLength,
+// minItems and maxItems), fields without omitempty or omitzero required,
+// unknown properties rejected. Arguments are checked against it before h
+// runs; a call that fails the check is answered with a tool error naming
+// each field and the problem (the first ten, in at most 1 KiB), and h
+// never sees it.
 //
 // If Out is string, a result is one text block. If Out is *[CallToolResult],
-// it is sent as it is. Otherwise the output schema is inferred from Out, and
-// a result is sent both as structuredContent and as its JSON in a text block.
+// it is sent as it is. Otherwise the output schema is inferred from Out, mcp
+// tags included, and a result is sent both as structuredContent and as its
+// JSON in a text block. A result that does not fit the output schema is a
+// failure of the server, not of the call: the model reads the bare tool
+// error "Error executing tool <name>", and the log says what does not fit.
 //
-// An ordinary error from h becomes a tool error: a result with isError set
-// and the text "Error executing tool <name>: <err>". An *[Error] anywhere in
-// its chain becomes the JSON-RPC error instead. AddTool panics if the name is
-// invalid or taken, if In is not a struct or map type, or if a schema cannot
-// be inferred: all are programming errors, found at startup.
+// A tool fails in one of three ways, by what h returns:
+//
+//   - an ordinary error: a tool error, a result with isError set and the
+//     text "Error executing tool <name>: <err>", which the model reads
+//     and can act on (a *[ToolError] adds structured content for
+//     programs);
+//   - an *[Error] anywhere in its chain: the JSON-RPC error instead, for
+//     the host;
+//   - an error marked with [Internal], or a panic: the bare tool error
+//     "Error executing tool <name>", with the error or the panic in the
+//     log at ERROR, for whoever runs the server.
+//
+// AddTool panics if the name is invalid or taken, if In is not a struct or
+// map type, or if a schema cannot be inferred or an mcp tag read: all are
+// programming errors, found at startup.
 func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In) (Out, error)) {
 	if !validToolName(t.Name) {
 		panic(fmt.Sprintf("mcp: invalid tool name %q", t.Name))
@@ -113,7 +130,7 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 	if s.byName[t.Name] != nil {
 		panic(fmt.Sprintf("mcp: tool %q registered twice", t.Name))
 	}
-	in, err := jsonschema.For[In](nil)
+	in, err := schema.For[In]()
 	if err != nil {
 		panic(fmt.Sprintf("mcp: tool %q: cannot infer input schema: %v", t.Name, err))
 	}
@@ -124,14 +141,14 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 	switch any((*Out)(nil)).(type) {
 	case *string, **CallToolResult:
 	default:
-		if out, err = jsonschema.For[Out](nil); err != nil {
+		if out, err = schema.For[Out](); err != nil {
 			panic(fmt.Sprintf("mcp: tool %q: cannot infer output schema: %v", t.Name, err))
 		}
 		if out.Type != "object" {
 			out = nil
 		}
 	}
-	rt := &registeredTool{name: t.Name, schema: schema.Compile(in)}
+	rt := &registeredTool{name: t.Name, schema: schema.Compile(in), output: schema.Compile(out)}
 	// The first marshalling of a schema is slow (encoding/json builds its
 	// encoders for jsonschema.Schema): the first tools/list pays for it,
 	// not every program's startup.
@@ -142,7 +159,7 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, args In
 		}
 		return w
 	})
-	result := resultFunc[Out]()
+	result := resultFunc[Out](rt.output)
 	dec := jsonwire.NewDecoder[In]()
 	rt.call = func(ctx context.Context, raw json.RawMessage, scanned jsonwire.Value) (*CallToolResult, error) {
 		var args In
@@ -171,8 +188,9 @@ func describeDecodeError(tool string, err error) string {
 	return err.Error()
 }
 
-// resultFunc returns the function that turns a handler's value into a result.
-func resultFunc[Out any]() func(Out) (*CallToolResult, error) {
+// resultFunc returns the function that turns a handler's value into a
+// result, checking a structured one against output.
+func resultFunc[Out any](output *schema.Checker) func(Out) (*CallToolResult, error) {
 	switch any((*Out)(nil)).(type) {
 	case *string:
 		return func(out Out) (*CallToolResult, error) {
@@ -191,7 +209,10 @@ func resultFunc[Out any]() func(Out) (*CallToolResult, error) {
 	return func(out Out) (*CallToolResult, error) {
 		raw, err := json.Marshal(out)
 		if err != nil {
-			return nil, fmt.Errorf("encoding the result: %w", err)
+			return nil, Internal(fmt.Errorf("encoding the result: %w", err))
+		}
+		if problems := checkOutput(output, raw); problems != "" {
+			return nil, &outputError{"the result", problems}
 		}
 		r := &CallToolResult{Content: []Content{TextContent(string(raw))}}
 		if structured {
@@ -284,23 +305,98 @@ func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, arg
 	if perr, ok := errors.AsType[*Error](err); ok {
 		return nil, perr
 	}
-	if _, ok := err.(*ArgumentsError); ok {
+	switch err.(type) {
+	case *ArgumentsError:
 		return s.toolError(ctx, r, errInvalidArguments, name, err), nil
+	case *outputError:
+		return s.toolFailure(ctx, r, errOutputInvalid, name, err), nil
+	}
+	if _, ok := errors.AsType[*InternalError](err); ok {
+		return s.toolFailure(ctx, r, errToolInternal, name, err), nil
+	}
+	if te, ok := errors.AsType[*ToolError](err); ok && te.Structured != nil {
+		return s.structuredToolError(ctx, r, t, err, te.Structured), nil
 	}
 	return s.toolError(ctx, r, errToolError, name, err), nil
 }
 
-// toolError logs the tool error err of r, of row k (errToolError or
-// errInvalidArguments), passes it to Options.OnError, and returns the
-// result that reports it. A request whose context is done gets no result
-// (see respond), so nothing is logged for it here.
-func (s *Server) toolError(ctx context.Context, r *request, k errKind, name string, err error) *CallToolResult {
-	msg := err.Error()
-	res := toolErrorResult(k.text(name, msg))
-	if ctx.Err() == nil {
-		s.log.LogAttrs(ctx, k.row().level, "tool error", slog.String("tool", name), slog.String("error", msg))
-		s.observe(ctx, r, ErrorEvent{Err: err, ToolResult: res})
+// structuredToolError returns the tool error err, which carries
+// structured content: with it, when it fits the tool's output schema;
+// otherwise with its text alone, logged at ERROR with why the content was
+// dropped (a client that checks structuredContent even on an error would
+// hide the text behind its own error).
+func (s *Server) structuredToolError(ctx context.Context, r *request, t *registeredTool, err error, structured any) *CallToolResult {
+	raw, merr := json.Marshal(structured)
+	problems := checkOutput(t.output, raw)
+	switch {
+	case merr != nil:
+		problems = "it cannot be encoded: " + merr.Error()
+	case problems != "":
+	default:
+		res := s.toolError(ctx, r, errToolError, t.name, err)
+		res.StructuredContent = json.RawMessage(raw)
+		return res
 	}
+	return s.toolError(ctx, r, errErrorContentInvalid, t.name, err,
+		slog.String("dropped", "the structured content does not fit the output schema: "+problems))
+}
+
+// checkOutput returns what does not fit output, a tool's output schema,
+// in raw, the JSON of a structured result or of a tool error's
+// structured content; "" when it fits or there is no schema.
+func checkOutput(output *schema.Checker, raw []byte) string {
+	if output == nil {
+		return ""
+	}
+	v, _ := jsonwire.ScanValue(raw)
+	return output.Check(raw, v)
+}
+
+// outputError is a structured result that does not fit its tool's output
+// schema: the server's failure, which the model does not read.
+type outputError struct {
+	what, problems string
+}
+
+// Error says what does not fit.
+func (e *outputError) Error() string {
+	return e.what + " does not fit the output schema: " + e.problems
+}
+
+// toolError logs the tool error err of r, of row k, whose text the model
+// reads, with attrs; passes it to Options.OnError; and returns the result
+// that reports it.
+func (s *Server) toolError(ctx context.Context, r *request, k errKind, name string, err error, attrs ...slog.Attr) *CallToolResult {
+	msg := err.Error()
+	a := [3]slog.Attr{slog.String("tool", name), slog.String("error", msg)} // not allocated
+	n := 2 + copy(a[2:], attrs)
+	return s.reportTool(ctx, r, k, toolErrorResult(k.text(name, msg)), err, "tool error", a[:n])
+}
+
+// toolFailure is toolError for a failure of row k whose text the model
+// does not read: it gets the bare tool error, and the log gets err.
+func (s *Server) toolFailure(ctx context.Context, r *request, k errKind, name string, err error) *CallToolResult {
+	a := [3]slog.Attr{slog.String("tool", name), slog.String("id", string(r.id)), slog.String("error", err.Error())}
+	return s.reportTool(ctx, r, k, toolErrorResult(k.text(name)), err, "tool failed", a[:])
+}
+
+// reportTool logs msg with attrs at the level of row k, flushing the log
+// for an error the server made, passes err to Options.OnError, and returns
+// res. A request whose context is done gets no result (see respond), so
+// nothing is logged for it here.
+func (s *Server) reportTool(ctx context.Context, r *request, k errKind, res *CallToolResult, err error, msg string, attrs []slog.Attr) *CallToolResult {
+	if ctx.Err() != nil {
+		return res
+	}
+	level := k.row().level
+	s.log.LogAttrs(ctx, level, msg, attrs...)
+	if level >= slog.LevelError {
+		s.flushLog()
+	}
+	if r.obs != nil {
+		r.obs.toolRow = k
+	}
+	s.observe(ctx, r, ErrorEvent{Err: err, ToolResult: res})
 	return res
 }
 

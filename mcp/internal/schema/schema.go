@@ -31,8 +31,9 @@ type Checker struct {
 	extra    *Checker // additionalProperties schema
 	items    *Checker
 
-	minimum, maximum   *float64
-	minItems, maxItems *int
+	minimum, maximum     *float64
+	minLength, maxLength *int
+	minItems, maxItems   *int
 }
 
 // falseSchema is how jsonschema-go spells the schema false.
@@ -41,7 +42,7 @@ var falseSchema = &jsonschema.Schema{Not: &jsonschema.Schema{}}
 // covered are the fields of jsonschema.Schema that the checker reads, or
 // that do not constrain a value.
 var covered = []string{"Type", "Types", "Properties", "PropertyOrder", "Required",
-	"AdditionalProperties", "Items", "Minimum", "Maximum", "MinItems", "MaxItems", "Description"}
+	"AdditionalProperties", "Items", "Minimum", "Maximum", "MinLength", "MaxLength", "MinItems", "MaxItems", "Description"}
 
 // Compile compiles s. It panics if s uses a keyword the checker does not
 // cover, which only a jsonschema-go inferring more than it does today could
@@ -59,7 +60,8 @@ func Compile(s *jsonschema.Schema) *Checker {
 	}
 	c := &Checker{
 		types: s.Types, required: s.Required, items: Compile(s.Items),
-		minimum: s.Minimum, maximum: s.Maximum, minItems: s.MinItems, maxItems: s.MaxItems,
+		minimum: s.Minimum, maximum: s.Maximum, minLength: s.MinLength, maxLength: s.MaxLength,
+		minItems: s.MinItems, maxItems: s.MaxItems,
 	}
 	if s.Type != "" {
 		c.types = []string{s.Type}
@@ -105,7 +107,42 @@ func (c *Checker) Check(raw json.RawMessage, scanned jsonwire.Value) string {
 	}
 	var problems []string
 	c.walk(pointer{}, v, &problems)
-	return strings.Join(problems, "; ")
+	return join(problems)
+}
+
+// The most problems a check reports, and the most bytes their text takes:
+// a model fixes its arguments from the first few, and a thousand wrong
+// elements would otherwise make a text of any size.
+const (
+	maxProblems     = 10
+	maxProblemBytes = 1 << 10
+)
+
+// join returns problems separated by "; ": at most maxProblems of them, in
+// at most maxProblemBytes, ending with how many more there were.
+func join(problems []string) string {
+	const room = len("; and 1000000000 more") // kept for the ending
+	var b strings.Builder
+	shown := 0
+	for _, p := range problems {
+		if shown == maxProblems || b.Len()+len("; ")+len(p) > maxProblemBytes-room {
+			break
+		}
+		if shown > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(p)
+		shown++
+	}
+	if shown == 0 && len(problems) > 0 { // one problem longer than the bound
+		p := []rune(problems[0][:maxProblemBytes-room])
+		b.WriteString(string(p[:len(p)-1]) + "…")
+		shown = 1
+	}
+	if rest := len(problems) - shown; rest > 0 {
+		b.WriteString("; and " + strconv.Itoa(rest) + " more")
+	}
+	return b.String()
 }
 
 // pointer is the JSON pointer of a value being checked, joined only when
@@ -147,6 +184,17 @@ func (c *Checker) walk(p pointer, v jsonwire.Value, problems *[]string) {
 	switch v.Kind() {
 	case '0':
 		c.walkNumber(p, v.Float(), problems)
+	case '"':
+		if c.minLength == nil && c.maxLength == nil {
+			break
+		}
+		n := utf8.RuneCountInString(v.Str())
+		if c.minLength != nil && n < *c.minLength {
+			fail("must be at least %s long, got %d", count(*c.minLength, "character"), n)
+		}
+		if c.maxLength != nil && n > *c.maxLength {
+			fail("must be at most %s long, got %d", count(*c.maxLength, "character"), n)
+		}
 	case '[':
 		n := 0
 		for range v.Elems() {
