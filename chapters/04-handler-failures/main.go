@@ -1,16 +1,21 @@
 // Chapter 04: the failures nobody wrote: a panic, an upstream that does not
-// answer, a client that gives up.
+// answer or fails in words meant for its operator, a result that breaks its
+// own schema, a client that gives up.
 //
 // get_author has a bug: Beowulf has no known author, and the handler takes
 // every book's first. check_stock asks the warehouse (warehouse.go) under a
-// deadline, and says so when it passes. wait_for_stock has no deadline of
-// its own: it waits until the client cancels the call, and logs when it
-// starts waiting, so that the log shows each wait and how it ended.
+// deadline, and says so when it passes; any other failure of the warehouse
+// is marked mcp.Internal, since its text describes the warehouse's insides
+// (-leak sends it to the model as it is, to show why). get_price has a bug
+// too (price.go). wait_for_stock has no deadline of its own: it waits until
+// the client cancels the call, and logs when it starts waiting, so that the
+// log shows each wait and how it ended.
 package main
 
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -18,6 +23,8 @@ import (
 
 	"github.com/mcpbookshop/guide/mcp"
 )
+
+var leak = flag.Bool("leak", false, "send the warehouse's own errors to the model, unmarked")
 
 var catalog = map[string][]string{
 	"Dune":        {"Frank Herbert"},
@@ -48,6 +55,9 @@ func checkStock(ctx context.Context, args titleArgs) (string, error) {
 		return "", fmt.Errorf("The warehouse did not answer within %v; try again later (%w).",
 			warehouseTimeout, err)
 	}
+	if err != nil && !*leak {
+		err = mcp.Internal(err) // its text is for the log, not the model
+	}
 	if err != nil {
 		return "", err
 	}
@@ -73,6 +83,8 @@ func newServer(opts *mcp.Options) *mcp.Server {
 		Description: "Look up the author of a book in the catalog."}, getAuthor)
 	mcp.AddTool(s, mcp.Tool{Name: "check_stock",
 		Description: "Ask the warehouse how many copies it holds."}, checkStock)
+	mcp.AddTool(s, mcp.Tool{Name: "get_price",
+		Description: "Look up the price of a book, in euros."}, getPrice)
 	mcp.AddTool(s, mcp.Tool{Name: "wait_for_stock",
 		Description: "Wait, with no deadline, for the warehouse."}, waitForStock)
 	return s

@@ -165,17 +165,21 @@ func checkError(t *testing.T, what string, err error, want exchange.Reply) {
 	}
 }
 
-// TestToolErrors: the SDK's client sees chapter 01's tool results and its
-// tool errors as pinned, and the unknown tool as the pinned protocol error.
+// TestToolErrors: the SDK's client sees chapter 01's tools, their results
+// and their tool errors as pinned (a bound from an mcp tag included), and
+// the unknown tool as the pinned protocol error.
 func TestToolErrors(t *testing.T) {
 	const ch = "01-tool-errors"
 	success, toolError, wrongType, unknownTool := pinned(t, ch, "success"), pinned(t, ch, "tool-error"), pinned(t, ch, "wrong-type"), pinned(t, ch, "unknown-tool")
+	overLimit := pinned(t, ch, "over-limit")
 	forEachEra(t, ch, func(t *testing.T, ctx context.Context, cs *mcp.ClientSession) {
 		tools, err := cs.ListTools(ctx, nil)
-		if err != nil || len(tools.Tools) != 1 || tools.Tools[0].Name != "get_author" {
+		if err != nil || len(tools.Tools) != 2 || tools.Tools[0].Name != "get_author" || tools.Tools[1].Name != "list_books" {
 			t.Fatalf("tools/list: %v, %v", tools, err)
 		}
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_author", Arguments: map[string]any{"title": "Dune"}})
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_books", Arguments: map[string]any{"limit": 51}})
+		checkResult(t, "list_books 51", res, err, overLimit)
+		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_author", Arguments: map[string]any{"title": "Dune"}})
 		checkResult(t, "get_author Dune", res, err, success)
 		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_author", Arguments: map[string]any{"title": "Nothing"}})
 		checkResult(t, "get_author Nothing", res, err, toolError)
