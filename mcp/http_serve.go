@@ -97,9 +97,12 @@ func mainHTTP(s *Server, addr string, opts *HTTPOptions) {
 		s.flushLog()
 		os.Exit(1)
 	}
-	fmt.Fprintf(os.Stderr, "%s serves MCP over Streamable HTTP at http://%s%s\n", s.info.Name, ln.Addr(), DefaultHTTPPath)
+	// The signals are caught before the endpoint is announced: a process
+	// that reads the announcement and at once sends SIGTERM (a test, a
+	// supervisor) must see a graceful shutdown, not the default death.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	fmt.Fprintf(os.Stderr, "%s serves MCP over Streamable HTTP at http://%s%s\n", s.info.Name, ln.Addr(), DefaultHTTPPath)
 	if err := s.ServeStreamableHTTP(ctx, ln, opts); err != nil {
 		s.log.Error("serving HTTP", "error", err)
 		s.flushLog()

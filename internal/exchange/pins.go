@@ -156,7 +156,22 @@ type Exchange struct {
 	Requests, Replies []byte
 }
 
-// Exchanges returns every case of the archive that pins its replies, in
+// ScriptArgs returns the arguments that script, an archive's script, passes
+// the server after its name when it exchanges req/<name>.jsonl:
+// "exchange req/leak.jsonl 04-handler-failures -leak" gives -leak. A case
+// run with arguments of its own is not replayed by the tests that start a
+// chapter as it is, nor by the guide's Run button.
+func ScriptArgs(script []byte, name string) []string {
+	for line := range strings.SplitSeq(string(script), "\n") {
+		if f := strings.Fields(line); len(f) >= 3 && f[0] == "exchange" && f[1] == "req/"+name+".jsonl" {
+			return f[3:]
+		}
+	}
+	return nil
+}
+
+// Exchanges returns every case of the archive that pins its replies and
+// runs the server without arguments of its own (see ScriptArgs), in
 // archive order: what the tests that replay the pins through a built
 // chapter or another transport send, and compare byte for byte.
 func Exchanges(archive string) ([]Exchange, error) {
@@ -171,7 +186,7 @@ func Exchanges(archive string) ([]Exchange, error) {
 	var out []Exchange
 	for _, f := range ar.Files {
 		name, ok := strings.CutPrefix(f.Name, "req/")
-		if want, pinned := files["want/"+name]; ok && pinned {
+		if want, pinned := files["want/"+name]; ok && pinned && ScriptArgs(ar.Comment, strings.TrimSuffix(name, ".jsonl")) == nil {
 			out = append(out, Exchange{strings.TrimSuffix(name, ".jsonl"), f.Data, want})
 		}
 	}

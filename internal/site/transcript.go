@@ -9,6 +9,7 @@ import (
 	"path"
 	"strings"
 
+	pinned "github.com/mcpbookshop/guide/internal/exchange"
 	"github.com/mcpbookshop/guide/internal/lockstep"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -37,6 +38,10 @@ type Transcript struct {
 	// Check is the script line that checks the replies: pin stdout
 	// want/<case>.jsonl, or testscript's cmp stdout want/<case>.jsonl.
 	Check string
+	// Args are the arguments the script runs the chapter with for this
+	// case, such as -leak; a case with some gets no Run button, since the
+	// page runs the chapter as it is.
+	Args []string
 }
 
 // Key identifies the transcript in the site: archive#case.
@@ -107,6 +112,7 @@ func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
 		return nil, fmt.Errorf("no script line \"pin stdout %s\" checks case %s (add one to the script of %s, after the line that runs the case)", wantFile, name, archive)
 	}
 	t.Requests, t.Replies = lines(files[reqFile]), lines(files[wantFile])
+	t.Args = pinned.ScriptArgs(a.Comment, name)
 	chapter := chaptersDir + "/" + path.Base(path.Dir(archive))
 	if fi, err := fs.Stat(r.root, chapter); err == nil && fi.IsDir() {
 		t.Chapter = chapter
@@ -193,7 +199,7 @@ func (r *resolver) transcript(archive, name string) (template.HTML, string, erro
 		}
 		text.WriteString(e.request + " " + e.reply + " ")
 	}
-	if m, ok := r.modules[t.Chapter]; ok {
+	if m, ok := r.modules[t.Chapter]; ok && t.Args == nil {
 		fmt.Fprintf(&b, `<div class="run" data-module="%s" data-parts="%d" data-size="%d"><button type="button" class="run-button">%s</button><span class="run-status" role="status"></span></div>`,
 			esc(m.name), m.parts, m.size, esc(r.ui["run"]))
 	}
