@@ -158,12 +158,13 @@ type Exchange struct {
 
 // ScriptArgs returns the arguments that script, an archive's script, passes
 // the server after its name when it exchanges req/<name>.jsonl:
-// "exchange req/leak.jsonl 04-handler-failures -leak" gives -leak. A case
-// run with arguments of its own is not replayed by the tests that start a
-// chapter as it is, nor by the guide's Run button.
+// "exchange req/leak.jsonl 04-handler-failures -leak" gives -leak; nil
+// for none. A case run with arguments of its own is not replayed by the
+// tests that start a chapter as it is, nor by the guide's Run button
+// (internal/site reads the script line the same way).
 func ScriptArgs(script []byte, name string) []string {
 	for line := range strings.SplitSeq(string(script), "\n") {
-		if f := strings.Fields(line); len(f) >= 3 && f[0] == "exchange" && f[1] == "req/"+name+".jsonl" {
+		if f := strings.Fields(line); len(f) > 3 && f[0] == "exchange" && f[1] == "req/"+name+".jsonl" {
 			return f[3:]
 		}
 	}

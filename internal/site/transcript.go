@@ -9,7 +9,6 @@ import (
 	"path"
 	"strings"
 
-	pinned "github.com/mcpbookshop/guide/internal/exchange"
 	"github.com/mcpbookshop/guide/internal/lockstep"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -112,7 +111,7 @@ func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
 		return nil, fmt.Errorf("no script line \"pin stdout %s\" checks case %s (add one to the script of %s, after the line that runs the case)", wantFile, name, archive)
 	}
 	t.Requests, t.Replies = lines(files[reqFile]), lines(files[wantFile])
-	t.Args = pinned.ScriptArgs(a.Comment, name)
+	t.Args = caseArgs(a.Comment, reqFile)
 	chapter := chaptersDir + "/" + path.Base(path.Dir(archive))
 	if fi, err := fs.Stat(r.root, chapter); err == nil && fi.IsDir() {
 		t.Chapter = chapter
@@ -122,6 +121,19 @@ func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
 	}
 	r.transcripts[t.Key()] = t
 	return t, nil
+}
+
+// caseArgs returns the arguments after the chapter's name on the line of
+// script that exchanges req, such as -leak in "exchange req/leak.jsonl
+// 04-handler-failures -leak"; nil for none (as exchange.ScriptArgs reads
+// it for the tests that replay the pins).
+func caseArgs(script []byte, req string) []string {
+	for _, l := range lines(script) {
+		if f := strings.Fields(l); len(f) > 3 && f[0] == "exchange" && f[1] == req {
+			return f[3:]
+		}
+	}
+	return nil
 }
 
 // checkLine returns the line of script that checks the replies pinned in
