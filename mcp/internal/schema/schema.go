@@ -106,7 +106,9 @@ func (c *Checker) Check(raw json.RawMessage, scanned jsonwire.Value) string {
 		}
 	}
 	var problems []string
-	c.walk(pointer{}, v, &problems)
+	if c.walk(pointer{}, v, &problems); problems == nil {
+		return ""
+	}
 	return join(problems)
 }
 
