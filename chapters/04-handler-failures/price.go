@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+
+	"github.com/mcpbookshop/guide/mcp"
 )
 
 // price is get_price's structured result. Its output schema says a price
@@ -19,8 +21,9 @@ var (
 
 func getPrice(ctx context.Context, args titleArgs) (price, error) {
 	euros, ok := prices[args.Title]
-	if !ok {
-		return price{}, fmt.Errorf("No book titled '%s' in the catalog.", args.Title)
+	if !ok { // the bug's twin: detail for programs in a shape the schema does not describe
+		return price{}, &mcp.ToolError{Text: fmt.Sprintf("No book titled '%s' in the catalog.", args.Title),
+			Structured: map[string]string{"missing": args.Title}}
 	}
 	return price{args.Title, euros - discounts[args.Title]}, nil // the bug: a discount above the price
 }
