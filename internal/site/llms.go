@@ -75,7 +75,15 @@ func (s *Site) machineFiles(base string, langs []*Language, slugs []string, page
 	if built(en[0]) {
 		title = en[0].src.title
 		if para := firstParagraph(en[0]); para != "" {
-			summary = para
+			summary = rewriteLinks(para, func(d string) string {
+				switch {
+				case external(d):
+					return d
+				case strings.HasPrefix(d, "#"):
+					return at(markdownURL(en[0].url)) + d
+				}
+				return at(markdownLink(joinURL(en[0].url, d)))
+			})
 		}
 	}
 	fmt.Fprintf(&b, "# %s\n\n> %s\n\n%s\n\n## Pages\n\n", title, summary, llmsReading)

@@ -291,9 +291,6 @@ func markdownPage(l *Language, slugs []string, pages map[string][]*page, i int, 
 		}
 		notes[id] = "> " + l.UI["sectionBehind"] + " [" + linkText(title) + "](" + target + ")"
 	}
-	if note, ok := notes[TopSection]; ok {
-		edits = append(edits, edit{0, 0, note + "\n\n"})
-	}
 	ast.Walk(p.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -301,7 +298,7 @@ func markdownPage(l *Language, slugs []string, pages map[string][]*page, i int, 
 		switch n := n.(type) {
 		case *directiveNode:
 			from, to := lineAround(src, n.at)
-			md := strings.TrimSuffix(n.md, "\n")
+			md := rewriteLinks(strings.TrimSuffix(n.md, "\n"), dest)
 			edits = append(edits, edit{from, to, indentLines(md, string(src[from:n.at]))})
 			keep = append(keep, [2]int{from, to})
 		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
@@ -353,10 +350,13 @@ func markdownPage(l *Language, slugs []string, pages map[string][]*page, i int, 
 		at = e.to
 	}
 	body.Write(src[at:])
+	if note, ok := notes[TopSection]; ok {
+		b.WriteString(note + "\n\n")
+	}
 	b.WriteString(strings.Trim(body.String(), "\n"))
 	out := b.String() + "\n"
 	if i == 0 { // the landing page lists the pages, as its HTML does
-		out += "\n"
+		list := "\n"
 		for j := 1; j < len(slugs); j++ {
 			q := pages[l.Code][j]
 			if q == nil {
@@ -365,14 +365,39 @@ func markdownPage(l *Language, slugs []string, pages map[string][]*page, i int, 
 			if q == nil {
 				continue
 			}
-			out += "- [" + linkText(q.src.title) + "](" + relativeFile(p.url, markdownURL(q.url)) + ")"
+			list += "- [" + linkText(q.src.title) + "](" + relativeFile(p.url, markdownURL(q.url)) + ")"
 			if q.src.summary != "" {
-				out += ": " + q.src.summary
+				list += ": " + q.src.summary
 			}
-			out += "\n"
+			list += "\n"
+		}
+		if list != "\n" {
+			out += list
 		}
 	}
 	return []byte(out)
+}
+
+// rewriteLinks maps the destination of each inline link of md, outside its
+// fenced code blocks, with dest.
+func rewriteLinks(md string, dest func(string) string) string {
+	var b strings.Builder
+	var open string // the fence of the code block the line is in, or ""
+	for l := range strings.Lines(md) {
+		trimmed := strings.TrimLeft(l, " ")
+		switch {
+		case open != "":
+			if strings.HasPrefix(trimmed, open) && strings.TrimSpace(strings.TrimLeft(trimmed, "`")) == "" {
+				open = ""
+			}
+		case strings.HasPrefix(trimmed, "```"):
+			open = strings.Repeat("`", len(trimmed)-len(strings.TrimLeft(trimmed, "`")))
+		default:
+			l = linkDest.ReplaceAllStringFunc(l, func(m string) string { return "](" + dest(m[2:]) })
+		}
+		b.WriteString(l)
+	}
+	return b.String()
 }
 
 // relativeFile returns the link from page from to target, both site paths:
