@@ -6,6 +6,9 @@
 //	go run ./docs -addr :9000           serve it on another port (still loopback only)
 //	go run ./docs build                 write the static site into site/
 //	go run ./docs build -o DIR          write it into DIR
+//	go run ./docs build -base-url URL   give the address it is published at, which
+//	                                    sitemap.xml and llms.txt use (default
+//	                                    defaultBaseURL)
 //	go run ./docs status [-v] [-check]  count, per language, the sections current and
 //	                                    behind English (-v lists them; -check fails if any is)
 //	go run ./docs stamp [-force] LANG PAGE [ID…]
@@ -55,6 +58,13 @@ import (
 // to the person editing it.
 const defaultAddr = "127.0.0.1:8080"
 
+// defaultBaseURL is where the guide is published unless build's -base-url
+// says otherwise: the absolute address sitemap.xml lists the pages under,
+// and llms.txt links them with. It is the GitHub Pages address of the
+// repository the module path names (github.com/mcpbookshop/guide); the
+// guide served by go run ./docs uses it too.
+const defaultBaseURL = "https://mcpbookshop.github.io/guide/"
+
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix("docs: ")
@@ -89,14 +99,14 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintf(os.Stderr, "usage: go run ./docs [-addr host:port] [serve | build [-o dir] | status [-v] [-check] | stamp [-force] LANG PAGE [ID...]]\n\n")
+	fmt.Fprintf(os.Stderr, "usage: go run ./docs [-addr host:port] [serve | build [-o dir] [-base-url URL] | status [-v] [-check] | stamp [-force] LANG PAGE [ID...]]\n\n")
 	flag.PrintDefaults()
 }
 
 // config is the site's configuration for the repository at root, with
 // browser's modules for the Run buttons.
 func config(root string, browser *site.Browser) site.Config {
-	return site.Config{Root: os.DirFS(root), Docs: os.DirFS(filepath.Join(root, "docs")), DocsDir: "docs", Browser: browser}
+	return site.Config{Root: os.DirFS(root), Docs: os.DirFS(filepath.Join(root, "docs")), DocsDir: "docs", Browser: browser, BaseURL: defaultBaseURL}
 }
 
 // repoRoot finds the repository: the nearest directory up from here with a
@@ -173,13 +183,20 @@ func serveLive(ctx context.Context, ln net.Listener, live *liveSite) error {
 func build(root string, args []string) error {
 	flags := flag.NewFlagSet("build", flag.ExitOnError)
 	out := flags.String("o", filepath.Join(root, "site"), "the folder to write the site into (replaced)")
+	baseURL := flags.String("base-url", defaultBaseURL, "the absolute `URL` the site is published at, which sitemap.xml and llms.txt link pages under")
 	flags.Parse(args)
+	base, err := site.ParseBaseURL(*baseURL)
+	if err != nil {
+		return fmt.Errorf("-base-url: %v", err)
+	}
 	browser, err := compileBrowser(context.Background(), root, os.Stdout)
 	if err != nil {
 		return err
 	}
 	fmt.Println("Rendering the guide...")
-	s, err := site.Build(config(root, browser))
+	cfg := config(root, browser)
+	cfg.BaseURL = base
+	s, err := site.Build(cfg)
 	if err != nil {
 		return err
 	}

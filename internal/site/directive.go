@@ -76,7 +76,11 @@ func (r *resolver) resolve(n *directiveNode) error {
 	if err != nil {
 		return fmt.Errorf("%s: %v", kind, err)
 	}
-	n.html, n.text = string(html), text
+	md, err := r.markdown(n, kind, args, text)
+	if err != nil {
+		return fmt.Errorf("%s: %v", kind, err)
+	}
+	n.html, n.text, n.md = string(html), text, md
 	return nil
 }
 

@@ -105,6 +105,13 @@ func TestDirectiveUsage(t *testing.T) {
 // it can be on, which must hold it.
 func resolveInRepo(t *testing.T, line string) error {
 	t.Helper()
+	_, err := resolvedInRepo(t, line)
+	return err
+}
+
+// resolvedInRepo resolves line as resolveInRepo does, and returns it.
+func resolvedInRepo(t *testing.T, line string) (*directiveNode, error) {
+	t.Helper()
 	slug, src := "index", line+"\n"
 	if strings.HasPrefix(line, ":::errors ") {
 		s, err := loadSource(os.DirFS(filepath.Join(repoRoot, "docs")), referencePage, SourceLanguage)
@@ -118,11 +125,11 @@ func resolveInRepo(t *testing.T, line string) error {
 	doc := newMarkdown().Parser().Parse(text.NewReader(res.src))
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if d, ok := n.(*directiveNode); ok && ":::"+d.line == line {
-			return res.resolve(d)
+			return d, res.resolve(d)
 		}
 	}
 	t.Fatalf("%s is not a directive of the %s page", line, slug)
-	return nil
+	return nil, nil
 }
 
 // TestDirectiveExamples checks that each directive's example in the

@@ -139,6 +139,20 @@
 // translations as rel=alternate links (and English as x-default); the
 // language switcher opens the other language at the same section.
 //
+// # For programs
+//
+// Every page is also written as Markdown beside its HTML (tool-errors.md,
+// fr/tool-errors.md), which the page's head names as rel=alternate
+// type=text/markdown: its title and summary, then its Markdown with each
+// directive replaced by what it shows, as Markdown (a transcript's
+// requests and pinned replies pretty-printed in fenced JSON blocks, code
+// in fenced blocks, the error table as a table), and links to pages led
+// to their Markdown. At the top, llms.txt indexes the pages as the
+// llms.txt convention has it, llms-full.txt holds every English page's
+// Markdown in reading order, and sitemap.xml lists every page in every
+// language with its alternates, by absolute addresses under
+// [Config].BaseURL (with none, there is no sitemap).
+//
 // # Run buttons
 //
 // Given the chapters compiled for the browser ([Config].Browser), each

@@ -142,8 +142,38 @@ func (r *resolver) errorsOverview(n *directiveNode, dir string) (template.HTML, 
 	if err != nil {
 		return "", "", err
 	}
-	titles := make(map[string]string) // row name to its section's title
-	var errs []string
+	titles, errs := r.rowSections(n, dir)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<div class="table-wrap"><table class="errors"><thead><tr><th>%s</th><th>%s</th><th>%s</th><th>%s</th><th>%s</th><th>%s</th></tr></thead><tbody>`,
+		esc(r.ui["errorRow"]), esc(r.ui["errorCode"]), esc(r.ui["errorMessage"]), esc(r.ui["errorData"]),
+		esc(r.ui["errorHTTP"]+" "+r.ui["errorLegacy"]), esc(r.ui["errorHTTP"]+" "+r.ui["errorModern"]))
+	var text []string
+	for i := range rows {
+		row := &rows[i]
+		title, ok := titles[row.Name]
+		if !ok {
+			errs = append(errs, fmt.Sprintf("row %s is not explained: add a heading {#%s}, then :::error %s %s and a paragraph", row.Name, row.Name, dir, row.Name))
+			continue
+		}
+		fmt.Fprintf(&b, `<tr><td><a href="#%s">%s</a></td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>`,
+			esc(row.Name), esc(title), r.codeHTML(row), r.textHTML(row.Message), r.textHTML(row.Data),
+			r.statusHTML(row.Legacy), r.statusHTML(row.Modern))
+		text = append(text, title, row.Message)
+	}
+	b.WriteString(`</tbody></table></div>` + "\n")
+	if len(errs) > 0 {
+		return "", "", fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	return template.HTML(b.String()), strings.Join(text, " "), nil
+}
+
+// rowSections finds, among the siblings of the :::errors directive n, the
+// section of each row of the error table in dir: its card (":::error
+// <dir> <name>") right under a heading {#<name>}, followed by a paragraph.
+// It returns each row's section title by the row's name, and what is
+// wrong with the sections that are not so.
+func (r *resolver) rowSections(n *directiveNode, dir string) (titles map[string]string, errs []string) {
+	titles = make(map[string]string) // row name to its section's title
 	for c := n.Parent().FirstChild(); c != nil; c = c.NextSibling() {
 		d, ok := c.(*directiveNode)
 		if !ok {
@@ -170,28 +200,7 @@ func (r *resolver) errorsOverview(n *directiveNode, dir string) (template.HTML, 
 			titles[name] = plainText(h, r.src)
 		}
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, `<div class="table-wrap"><table class="errors"><thead><tr><th>%s</th><th>%s</th><th>%s</th><th>%s</th><th>%s</th><th>%s</th></tr></thead><tbody>`,
-		esc(r.ui["errorRow"]), esc(r.ui["errorCode"]), esc(r.ui["errorMessage"]), esc(r.ui["errorData"]),
-		esc(r.ui["errorHTTP"]+" "+r.ui["errorLegacy"]), esc(r.ui["errorHTTP"]+" "+r.ui["errorModern"]))
-	var text []string
-	for i := range rows {
-		row := &rows[i]
-		title, ok := titles[row.Name]
-		if !ok {
-			errs = append(errs, fmt.Sprintf("row %s is not explained: add a heading {#%s}, then :::error %s %s and a paragraph", row.Name, row.Name, dir, row.Name))
-			continue
-		}
-		fmt.Fprintf(&b, `<tr><td><a href="#%s">%s</a></td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>`,
-			esc(row.Name), esc(title), r.codeHTML(row), r.textHTML(row.Message), r.textHTML(row.Data),
-			r.statusHTML(row.Legacy), r.statusHTML(row.Modern))
-		text = append(text, title, row.Message)
-	}
-	b.WriteString(`</tbody></table></div>` + "\n")
-	if len(errs) > 0 {
-		return "", "", fmt.Errorf("%s", strings.Join(errs, "; "))
-	}
-	return template.HTML(b.String()), strings.Join(text, " "), nil
+	return titles, errs
 }
 
 // headingBefore returns the node before n, past the notes and wrappers

@@ -13,6 +13,20 @@ import (
 // example includes the body of an Example function and the output that
 // go test checks.
 func (r *resolver) example(file, name string) (template.HTML, string, error) {
+	code, output, err := r.exampleSource(file, name)
+	if err != nil {
+		return "", "", err
+	}
+	text := code + "\n" + output
+	html := r.highlight("go", code) +
+		`<div class="output"><div class="label">` + template.HTML(template.HTMLEscapeString(r.ui["output"])) + `</div>` +
+		plain(output) + `</div>`
+	return figure("example", "", sourceCaption(file, name), html), text, nil
+}
+
+// exampleSource returns the body of the Example function name of file,
+// dedented, and the output its // Output: comment pins.
+func (r *resolver) exampleSource(file, name string) (code, output string, err error) {
 	src, err := r.readFile(file)
 	if err != nil {
 		return "", "", err
@@ -46,12 +60,7 @@ func (r *resolver) example(file, name string) (template.HTML, string, error) {
 		}
 	}
 	offset := func(p token.Pos) int { return fset.Position(p).Offset }
-	code := dedent(strings.Split(string(src[offset(body.Lbrace)+1:offset(end)]), "\n"))
-	text := code + "\n" + ex.Output
-	html := r.highlight("go", code) +
-		`<div class="output"><div class="label">` + template.HTML(template.HTMLEscapeString(r.ui["output"])) + `</div>` +
-		plain(ex.Output) + `</div>`
-	return figure("example", "", sourceCaption(file, name), html), text, nil
+	return dedent(strings.Split(string(src[offset(body.Lbrace)+1:offset(end)]), "\n")), ex.Output, nil
 }
 
 // isOutputComment reports whether c is an example's output comment.

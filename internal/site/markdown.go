@@ -22,8 +22,10 @@ import (
 type directiveNode struct {
 	ast.BaseBlock
 	line string // the directive, without ":::"
+	at   int    // the offset of its ":::" in the page's Markdown
 	html string // what it renders to
 	text string // its plain text, for the search index
+	md   string // what it renders to as Markdown (see markdownout.go)
 }
 
 var kindDirective = ast.NewNodeKind("Directive")
@@ -53,13 +55,13 @@ type directiveParser struct{}
 func (directiveParser) Trigger() []byte { return []byte{':'} }
 
 func (directiveParser) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
-	line, _ := reader.PeekLine()
+	line, seg := reader.PeekLine()
 	rest, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte(":::"))
 	if !ok || len(rest) == 0 {
 		return nil, parser.NoChildren
 	}
 	reader.AdvanceToEOL()
-	return &directiveNode{line: string(rest)}, parser.NoChildren
+	return &directiveNode{line: string(rest), at: seg.Start + bytes.Index(line, []byte(":::"))}, parser.NoChildren
 }
 
 func (directiveParser) Continue(ast.Node, text.Reader, parser.Context) parser.State {

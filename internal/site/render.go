@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"path"
 )
 
 // link is an entry of the navigation, the language switcher or the
@@ -25,6 +26,7 @@ type pageData struct {
 	UI       map[string]string
 	Title    string
 	Root     string // relative path from the page to the site's top
+	Markdown string // the page's Markdown, relative to it (tool-errors.md)
 	Home     bool   // the landing page
 	Nav      []link
 	Langs    []link
@@ -66,7 +68,7 @@ func renderPage(tmpl *template.Template, langs []*Language, l *Language, slugs [
 	}
 	d := &pageData{
 		Lang: l, UI: l.UI, Title: p.src.title, Root: relative(p.url, ""),
-		Home: i == 0, TOC: p.headings, Content: p.content,
+		Home: i == 0, TOC: p.headings, Content: p.content, Markdown: path.Base(markdownURL(p.url)),
 	}
 	for j := range slugs {
 		var lk link

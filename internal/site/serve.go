@@ -56,7 +56,9 @@ func ServeBuild(s *Site, err error, head template.HTML) http.Handler {
 			http.NotFound(w, req)
 			return
 		}
-		if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
+		if ct := textTypes[path.Ext(name)]; ct != "" {
+			w.Header().Set("Content-Type", ct)
+		} else if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
 			w.Header().Set("Content-Type", ct)
 		}
 		w.Header().Set("Cache-Control", "no-cache")
@@ -66,6 +68,13 @@ func ServeBuild(s *Site, err error, head template.HTML) http.Handler {
 		w.Write(b)
 	})
 	return mux
+}
+
+// textTypes are the content types of the site's text files for programs,
+// which mime's table may lack.
+var textTypes = map[string]string{
+	".md":  "text/markdown; charset=utf-8",
+	".txt": "text/plain; charset=utf-8",
 }
 
 // ThemeAssets returns a site of the theme's style sheet and script alone,

@@ -30,12 +30,19 @@ type Config struct {
 	// chapter transcript has a Run button, answered inside the page, in a
 	// served site and a static one alike. Without them it has none.
 	Browser *Browser
+	// BaseURL is the absolute http or https address the site is published
+	// at (see [ParseBaseURL]): the sitemap's addresses and llms.txt's links
+	// start with it. Empty, the site has no sitemap.xml (a sitemap holds
+	// absolute addresses only) and llms.txt links relative to itself.
+	BaseURL string
 }
 
 // Site is a built site.
 type Site struct {
 	// Files holds every file of the site by its slash-separated path:
-	// index.html, tool-errors.html, fr/index.html, assets/style.css...
+	// index.html, tool-errors.html, fr/index.html, assets/style.css...;
+	// for programs, each page's Markdown beside it (tool-errors.md,
+	// fr/tool-errors.md), llms.txt, llms-full.txt and sitemap.xml.
 	Files map[string][]byte
 	// Transcripts holds the transcripts the pages include, by [Transcript.Key].
 	Transcripts map[string]*Transcript
@@ -74,6 +81,13 @@ type page struct {
 // problem: its sections behind are marked, and shown in English when
 // their own text could not be shown as it is.
 func Build(cfg Config) (*Site, error) {
+	base := cfg.BaseURL
+	if base != "" {
+		var err error
+		if base, err = ParseBaseURL(base); err != nil {
+			return nil, err
+		}
+	}
 	langs, err := loadLanguages(cfg.Docs)
 	if err != nil {
 		return nil, err
@@ -142,6 +156,7 @@ func Build(cfg Config) (*Site, error) {
 				continue
 			}
 			site.Files[p.url] = out
+			site.Files[markdownURL(p.url)] = markdownPage(l, slugs, pages, i, fallback(l.Code, slugs, pages[l.Code]), false)
 			index = append(index, p.sections...)
 		}
 		js, err := searchScript(index)
@@ -157,10 +172,12 @@ func Build(cfg Config) (*Site, error) {
 	for _, e := range site.checkLinks(byURL, b.dir, broken) {
 		b.errs.add(e)
 	}
+	for _, url := range b.errs.URLs() {
+		delete(site.Files, url)
+		delete(site.Files, markdownURL(url))
+	}
+	site.machineFiles(base, langs, slugs, pages)
 	if len(b.errs.Errors) > 0 {
-		for _, url := range b.errs.URLs() {
-			delete(site.Files, url)
-		}
 		return site, b.errs
 	}
 	return site, nil
