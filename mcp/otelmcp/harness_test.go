@@ -303,21 +303,26 @@ func decodeReply(t *testing.T, what, line string) reply {
 	return r
 }
 
-// post sends body to url as a conforming client does, with the headers
-// hdr besides, and returns the status, the headers and the body of the
-// response.
-func post(t *testing.T, ctx context.Context, url, body string, hdr map[string]string) (int, http.Header, string) {
-	t.Helper()
+// httpDo sends body to url as a conforming client does, with the headers
+// hdr besides.
+func httpDo(ctx context.Context, url, body string, hdr map[string]string) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Content-Type", "application/json")
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	return http.DefaultClient.Do(req)
+}
+
+// post sends body to url with httpDo and returns the status, the headers
+// and the body of the response.
+func post(t *testing.T, ctx context.Context, url, body string, hdr map[string]string) (int, http.Header, string) {
+	t.Helper()
+	resp, err := httpDo(ctx, url, body, hdr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -149,13 +149,18 @@ func (r *Recorder) parent(ctx context.Context, req mcp.RequestInfo) (context.Con
 	}
 	remote := r.prop.Extract(ctx, carrier)
 	ambient, sent := trace.SpanContextFromContext(ctx), trace.SpanContextFromContext(remote)
-	if !sent.IsValid() || sent.Equal(ambient) {
-		return ctx, nil
+	if !sent.IsValid() || sameSpan(sent, ambient) {
+		return ctx, nil // nothing read, or the span in ctx is the one sent (a client in process)
 	}
 	if ambient.IsValid() {
 		return remote, []trace.Link{{SpanContext: ambient}}
 	}
 	return remote, nil
+}
+
+// sameSpan reports whether a and b identify the same span.
+func sameSpan(a, b trace.SpanContext) bool {
+	return a.TraceID() == b.TraceID() && a.SpanID() == b.SpanID()
 }
 
 // recordCause adds an "exception" event for err to span, with the stack of
