@@ -133,7 +133,7 @@ func (tel *telemetry) durations(t *testing.T) ([]metricdata.HistogramDataPoint[f
 func attrs(kvs []attribute.KeyValue) map[attribute.Key]string {
 	m := map[attribute.Key]string{}
 	for _, kv := range kvs {
-		m[kv.Key] = kv.Value.Emit()
+		m[kv.Key] = kv.Value.String()
 	}
 	return m
 }
