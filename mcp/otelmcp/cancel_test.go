@@ -92,4 +92,13 @@ func TestCancellationHasAnErrorType(t *testing.T) {
 	}
 	waitEnd(t, ended, "the call past its deadline")
 	check("deadline", ErrorTypeTimeout, "context deadline exceeded")
+
+	points, _ := tel.durations(t)
+	counts := map[string]uint64{}
+	for _, p := range points {
+		counts[attrs(p.Attributes.ToSlice())[ErrorTypeKey]] += p.Count
+	}
+	if counts[ErrorTypeCancelled] != 2 || counts[ErrorTypeTimeout] != 1 {
+		t.Errorf("the duration counts %v by error.type, want two cancelled and one timeout", counts)
+	}
 }

@@ -25,11 +25,18 @@
 // status ERROR, whose description is the message the client was sent:
 //
 //   - a JSON-RPC error: error.type is its code ("-32602"), also recorded as
-//     rpc.response.status_code, and the description its message;
+//     rpc.response.status_code, and the description its message, which
+//     may name the tool or the URI ("Unknown resource: shelf://9"), as
+//     the server's error table writes them;
 //   - a tool error (a CallToolResult with isError set, a panic in a tool
 //     included): error.type is "tool_error", and the description the text
 //     of the result's first text block, what the model reads;
 //   - a cancellation: see [ErrorTypeCancelled] and [ErrorTypeTimeout].
+//
+// The target, and the attribute gen_ai.tool.name on the span and the
+// metric, is the tool's name as the client sent it, whether the server has
+// that tool or not (the row unknown-tool): the conventions make no
+// exception.
 //
 // A request that succeeds has no error.type and an unset status. Messages
 // the server does not read as requests (a line that is not JSON, an HTTP

@@ -36,8 +36,8 @@ type Options struct {
 	// URIInSpanName opts in to naming the span of a resources/read after
 	// its URI ("resources/read shelf://1"). The conventions allow it but
 	// advise against it by default: a URI makes span names high in
-	// cardinality, and may hold what a client should not see in a trace
-	// viewer's list.
+	// cardinality, and may name what not everyone who reads the traces
+	// should read.
 	URIInSpanName bool
 	// URIInMetrics opts in to the attribute mcp.resource.uri on the
 	// duration metric, which the conventions make opt-in: each URI is a
