@@ -4,7 +4,8 @@
 // The text stands alone, since many hosts give the model nothing else; the
 // structured content says the same as data (which argument to change, how
 // many copies there are, when to try again), in the shape of the tool's
-// output schema, which an order and a failed order share.
+// output schema, which an order and a failed order share. Each request can
+// be a span too (tracing.go), for the operators among the error's readers.
 package main
 
 import (
@@ -67,4 +68,8 @@ func newServer(opts *mcp.Options) *mcp.Server {
 	return s
 }
 
-func main() { mcp.Main(newServer(nil)) }
+func main() {
+	opts, flush := tracing() // with -trace or OTEL_EXPORTER_OTLP_ENDPOINT (tracing.go)
+	defer flush()
+	mcp.Main(newServer(opts))
+}
