@@ -94,6 +94,7 @@ func docsWithTestLanguage(t *testing.T) fs.FS {
 //
 //	go test ./docs -run 'TestBrowser/tabs/copy_button'
 //	go test ./docs -run 'TestBrowser/tabs/run_the_transcripts_from_file$'
+//	go test ./docs -run 'TestBrowser/tabs/share'
 //	go test ./docs -run 'TestBrowser/tabs/crawl_at_phone_width' -crawl=ja/tool-errors.html
 //
 // go test -v ./docs -run TestBrowser lists them all. "links" checks the
@@ -116,6 +117,9 @@ func TestBrowser(t *testing.T) {
 		t.Run("language switcher", env.checkLanguageSwitcher)
 		t.Run("copy button", env.checkCopyButton)
 		t.Run("edit and send", env.checkEditAndSend)
+		for _, h := range env.shareHosts() {
+			t.Run("share a request from "+h.name, func(t *testing.T) { env.checkShare(t, h.base, h.clipboard) })
+		}
 		t.Run("layout", env.checkLayout)
 		t.Run("screenshots", env.checkScreenshots)
 	})

@@ -183,7 +183,7 @@ func testKeyboard(t *testing.T, b *tab, base string) {
 		b.poll(t, `location.hash === `+jsString(want))
 	})
 
-	t.Run("copy, run, edit, send and reset", func(t *testing.T) {
+	t.Run("copy, run, edit, send, share and reset", func(t *testing.T) {
 		b.visit(t, page)
 		_, err := chromedp.CallBrowser(b.ctx, browser.SetPermission, browser.SetPermissionParams{
 			Permission: &browser.PermissionDescriptor{Name: "clipboard-read"},
@@ -209,6 +209,8 @@ func testKeyboard(t *testing.T, b *tab, base string) {
 		b.showsFocus(t, ex+" .editor .send")
 		b.press(t, " ")
 		b.poll(t, `document.querySelector('`+ex+` .msg.live') !== null && !document.querySelector("`+fig+`").classList.contains("busy")`)
+		b.press(t, kb.Tab)
+		b.showsFocus(t, ex+" .editor .share")
 		b.press(t, kb.Tab)
 		b.showsFocus(t, ex+" .editor .reset")
 		b.press(t, kb.Enter)

@@ -503,6 +503,7 @@
     return pinned && !edited ? pinned.textContent : body.dataset.noReply;
   }
 
+  var editors = {}; // by transcript id: each exchange's opener of a shared request
   document.querySelectorAll(".transcript .run").forEach(function (run) {
     var figure = run.closest("figure");
     var button = run.querySelector(".run-button");
@@ -539,8 +540,9 @@
     });
 
     // Edit and send: any request can be changed and sent, after the ones
-    // before it, to a fresh connection; Reset brings the pinned one back.
-    exchanges.forEach(function (ex, i) {
+    // before it, to a fresh connection; Reset brings the pinned one back;
+    // Share puts the edited request in the page's address (see shareLink).
+    editors[figure.id] = exchanges.map(function (ex, i) {
       var req = ex.querySelector(".msg.req");
       var label = req.querySelector(".label");
       var code = req.querySelector(".code");
@@ -550,41 +552,196 @@
       edit.textContent = body.dataset.edit;
       label.appendChild(edit);
       var editor = null;
-      edit.addEventListener("click", function () {
-        if (editor) { editor.querySelector("textarea").focus(); return; }
-        editor = document.createElement("div");
-        editor.className = "editor";
-        editor.innerHTML = "<textarea spellcheck=\"false\" autocapitalize=\"off\"></textarea><div class=\"editor-actions\">" +
-          "<button type=\"button\" class=\"send\">" + escapeHTML(body.dataset.send) + "</button>" +
-          "<button type=\"button\" class=\"reset\">" + escapeHTML(body.dataset.reset) + "</button></div>";
+      // open shows the editor, holding text if given (the pinned request
+      // when it opens), and returns its text area. text only ever becomes
+      // the area's value.
+      function open(text) {
+        if (!editor) {
+          editor = document.createElement("div");
+          editor.className = "editor";
+          editor.innerHTML = "<textarea spellcheck=\"false\" autocapitalize=\"off\"></textarea><div class=\"editor-actions\">" +
+            "<button type=\"button\" class=\"send\">" + escapeHTML(body.dataset.send) + "</button>" +
+            "<button type=\"button\" class=\"share\">" + escapeHTML(body.dataset.share) + "</button>" +
+            "<button type=\"button\" class=\"reset\">" + escapeHTML(body.dataset.reset) + "</button></div>";
+          var fresh = editor.querySelector("textarea");
+          fresh.setAttribute("aria-label", body.dataset.requestLabel);
+          fresh.value = pretty(ex.dataset.request);
+          code.hidden = true;
+          req.appendChild(editor);
+          editor.querySelector(".send").addEventListener("click", sendEdited);
+          editor.querySelector(".share").addEventListener("click", shareEdited);
+          editor.querySelector(".reset").addEventListener("click", reset);
+        }
         var area = editor.querySelector("textarea");
-        area.setAttribute("aria-label", body.dataset.requestLabel);
-        area.value = pretty(ex.dataset.request);
+        if (text !== undefined) { area.value = text; }
         area.rows = Math.min(area.value.split("\n").length + 1, 24);
-        code.hidden = true;
-        req.appendChild(editor);
-        area.focus();
-        editor.querySelector(".send").addEventListener("click", function () {
-          var line = compact(area.value);
-          if (!line) { area.focus(); return; }
-          var lines = exchanges.slice(0, i).map(function (e) { return e.dataset.request; });
-          lines.push(line);
-          send(lines).then(function (after) {
-            var same = showLive(ex, after[after.length - 1] || [], true);
-            say(body.dataset.sent + " " + body.dataset[ex.querySelector(".msg.live").dataset.outcome], same ? "ok" : "");
-          }).catch(failed);
+        return area;
+      }
+      function sendEdited() {
+        var area = editor.querySelector("textarea");
+        var line = compact(area.value);
+        if (!line) { area.focus(); return; }
+        shareNote(editor, null);
+        var lines = exchanges.slice(0, i).map(function (e) { return e.dataset.request; });
+        lines.push(line);
+        send(lines).then(function (after) {
+          var same = showLive(ex, after[after.length - 1] || [], true);
+          say(body.dataset.sent + " " + body.dataset[ex.querySelector(".msg.live").dataset.outcome], same ? "ok" : "");
+        }).catch(failed);
+      }
+      function shareEdited() {
+        var area = editor.querySelector("textarea");
+        if (!area.value.trim()) { area.focus(); return; }
+        var link = shareLink(figure.id, i, area.value);
+        if (!link) {
+          shareNote(editor, body.dataset.shareTooLongToShare.replace("%s", shareLimit / 1024), "bad");
+          return;
+        }
+        shown = link;
+        try {
+          history.replaceState(history.state, "", link);
+        } catch (e) {
+          location.hash = link; // no history here: the location itself
+        }
+        var address = location.href;
+        copyText(address).then(function () {
+          shareNote(editor, body.dataset.shareCopied, "ok");
+        }, function () {
+          // No clipboard: the address, selected, in a field to copy from.
+          var note = shareNote(editor, body.dataset.shareCopy);
+          var field = document.createElement("input");
+          field.type = "text";
+          field.readOnly = true;
+          field.className = "share-address";
+          field.value = address;
+          field.setAttribute("aria-label", body.dataset.shareCopy);
+          note.appendChild(field);
+          field.focus();
+          field.select();
         });
-        editor.querySelector(".reset").addEventListener("click", function () {
-          editor.remove();
-          editor = null;
-          code.hidden = false;
-          var live = ex.querySelector(".msg.live");
-          if (live) { live.remove(); }
-          ex.classList.remove("has-live");
-          say("");
-          edit.focus(); // the focus was in the editor, now gone
-        });
-      });
+      }
+      function reset() {
+        editor.remove();
+        editor = null;
+        code.hidden = false;
+        var live = ex.querySelector(".msg.live");
+        if (live) { live.remove(); }
+        ex.classList.remove("has-live");
+        say("");
+        // The address no longer names what the page shows.
+        if (location.hash.indexOf(shareLink(figure.id, i, "")) === 0) {
+          try {
+            history.replaceState(history.state, "", location.pathname + location.search);
+            shown = "";
+          } catch (e) { /* the address keeps it */ }
+        }
+        edit.focus(); // the focus was in the editor, now gone
+      }
+      edit.addEventListener("click", function () { open().focus(); });
+      // The opener of a shared request: it fills the editor and says that
+      // nothing has run.
+      return function (text) {
+        var handshake = ex.closest("details.handshake");
+        if (handshake) { handshake.open = true; }
+        var area = open(text);
+        var live = ex.querySelector(".msg.live");
+        if (live) { live.remove(); }
+        ex.classList.remove("has-live");
+        say("");
+        shareNote(editor, body.dataset.shareOpened);
+        figure.scrollIntoView({ block: "start" });
+        area.focus({ preventScroll: true });
+      };
     });
   });
+
+  // A shared request travels in the page's address, in the fragment (which
+  // a page opened from file:// keeps too):
+  //
+  //	#share:<transcript id>:<exchange number, from 1>:<request text>
+  //
+  // the text as UTF-8 in base64url without padding, at most shareLimit
+  // bytes. No id of the site holds a colon, so no heading or transcript is
+  // ever named so. Opening such an address fills in that exchange's editor
+  // and runs nothing; one that cannot be read says why, and fills nothing.
+  var shareLimit = 16 * 1024;
+  var sharePrefix = "#share:";
+  var shown = ""; // the fragment the page shows, set by Share or opened
+  function shareLink(id, i, text) {
+    if (!text) { return sharePrefix + id + ":" + (i + 1) + ":"; }
+    var bytes = new TextEncoder().encode(text);
+    if (bytes.length > shareLimit) { return ""; }
+    var bin = "";
+    for (var k = 0; k < bytes.length; k++) { bin += String.fromCharCode(bytes[k]); }
+    return shareLink(id, i, "") + btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+  // readShared returns the request text of a shared fragment's payload, or
+  // an error: "long" past shareLimit, "bad" for anything else.
+  function readShared(payload) {
+    if (payload.length > Math.ceil(shareLimit * 4 / 3)) { return { error: "long" }; }
+    if (!payload || !/^[A-Za-z0-9_-]*$/.test(payload) || payload.length % 4 === 1) { return { error: "bad" }; }
+    try {
+      var bin = atob(payload.replace(/-/g, "+").replace(/_/g, "/"));
+      var bytes = new Uint8Array(bin.length);
+      for (var k = 0; k < bin.length; k++) { bytes[k] = bin.charCodeAt(k); }
+      if (bytes.length > shareLimit) { return { error: "long" }; }
+      var text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      return text.trim() ? { text: text } : { error: "bad" };
+    } catch (e) {
+      return { error: "bad" };
+    }
+  }
+  // shareNote says text in a polite status line: in an editor (where is
+  // the editor), which its text area then names as its description, or
+  // before a transcript or another element of the article; null removes
+  // the line. It returns the line.
+  var noteCount = 0;
+  function shareNote(where, text, kind) {
+    var inEditor = where.classList.contains("editor");
+    var old = inEditor ? where.querySelector(".share-note") : where.previousElementSibling;
+    if (old && old.classList.contains("share-note")) { old.remove(); }
+    var area = inEditor ? where.querySelector("textarea") : null;
+    if (area) { area.removeAttribute("aria-describedby"); }
+    if (text === null) { return null; }
+    var note = document.createElement("p");
+    note.className = "share-note" + (kind ? " " + kind : "");
+    note.id = "share-note-" + (++noteCount);
+    note.setAttribute("role", "status");
+    note.textContent = text;
+    if (inEditor) {
+      where.appendChild(note);
+      area.setAttribute("aria-describedby", note.id);
+    } else {
+      where.parentNode.insertBefore(note, where);
+    }
+    return note;
+  }
+  // openShared opens the request the address shares, if it does.
+  function openShared() {
+    var hash = location.hash.replace(/%3A/gi, ":"); // as some tools write the colons
+    if (hash.indexOf(sharePrefix) !== 0) { shown = ""; return; }
+    if (hash === shown) { return; }
+    shown = hash;
+    document.querySelectorAll(".share-note").forEach(function (old) { old.remove(); });
+    var parts = hash.slice(sharePrefix.length).split(":");
+    var id = parts[0], n = Number(parts[1]);
+    var title = document.querySelector("article h1");
+    var opens = Object.prototype.hasOwnProperty.call(editors, id) ? editors[id] : null;
+    var figure = opens && document.getElementById(id);
+    function fail(text, at) {
+      shareNote(at, text, "bad").scrollIntoView({ block: "start" });
+    }
+    if (!opens) {
+      if (title) { fail(body.dataset.shareUnknown.replace("%s", id.slice(0, 80)), title.nextElementSibling || title); }
+      return;
+    }
+    if (parts.length !== 3 || !/^[1-9][0-9]*$/.test(parts[1]) || n > opens.length) { fail(body.dataset.shareMalformed, figure); return; }
+    var got = readShared(parts[2]);
+    if (got.error === "long") { fail(body.dataset.shareTooLong.replace("%s", shareLimit / 1024), figure); return; }
+    if (got.error) { fail(body.dataset.shareMalformed, figure); return; }
+    shareNote(figure, null);
+    opens[n - 1](got.text);
+  }
+  openShared();
+  window.addEventListener("hashchange", openShared);
 }());
