@@ -212,7 +212,7 @@ func resultFunc[Out any](output *schema.Checker) func(Out) (*CallToolResult, err
 			return nil, Internal(fmt.Errorf("encoding the result: %w", err))
 		}
 		if problems := checkOutput(output, raw); problems != "" {
-			return nil, &outputError{"the result", problems}
+			return nil, &outputError{problems}
 		}
 		r := &CallToolResult{Content: []Content{TextContent(string(raw))}}
 		if structured {
@@ -326,19 +326,18 @@ func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, arg
 // dropped (a client that checks structuredContent even on an error would
 // hide the text behind its own error).
 func (s *Server) structuredToolError(ctx context.Context, r *request, t *registeredTool, err error, structured any) *CallToolResult {
+	var dropped string
 	raw, merr := json.Marshal(structured)
-	problems := checkOutput(t.output, raw)
-	switch {
-	case merr != nil:
-		problems = "it cannot be encoded: " + merr.Error()
-	case problems != "":
-	default:
+	if merr != nil {
+		dropped = "the structured content cannot be encoded: " + merr.Error()
+	} else if problems := checkOutput(t.output, raw); problems != "" {
+		dropped = "the structured content does not fit the output schema: " + problems
+	} else {
 		res := s.toolError(ctx, r, errToolError, t.name, err)
 		res.StructuredContent = json.RawMessage(raw)
 		return res
 	}
-	return s.toolError(ctx, r, errErrorContentInvalid, t.name, err,
-		slog.String("dropped", "the structured content does not fit the output schema: "+problems))
+	return s.toolError(ctx, r, errErrorContentInvalid, t.name, err, slog.String("dropped", dropped))
 }
 
 // checkOutput returns what does not fit output, a tool's output schema,
@@ -355,12 +354,12 @@ func checkOutput(output *schema.Checker, raw []byte) string {
 // outputError is a structured result that does not fit its tool's output
 // schema: the server's failure, which the model does not read.
 type outputError struct {
-	what, problems string
+	problems string
 }
 
 // Error says what does not fit.
 func (e *outputError) Error() string {
-	return e.what + " does not fit the output schema: " + e.problems
+	return "the result does not fit the output schema: " + e.problems
 }
 
 // toolError logs the tool error err of r, of row k, whose text the model

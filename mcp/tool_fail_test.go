@@ -47,6 +47,8 @@ func TestToolFailsThreeWays(t *testing.T) {
 			return price{}, &ToolError{Text: "No such book.", Structured: price{Title: "Nothing", Price: 0}}
 		case "Odd":
 			return price{}, &ToolError{Text: "No such book.", Structured: map[string]string{"error": "not found"}}
+		case "NaN":
+			return price{}, &ToolError{Text: "No such book.", Structured: map[string]float64{"price": math.NaN()}}
 		}
 		return price{Title: a.Title, Price: -2}, nil
 	})
@@ -65,6 +67,7 @@ func TestToolFailsThreeWays(t *testing.T) {
 		{"price", `{"title":"Nothing"}`, "Error executing tool price: No such book.", `{"title":"Nothing","price":0}`, "INFO", "No such book."},
 		{"price", `{"title":"Odd"}`, "Error executing tool price: No such book.", "", "ERROR",
 			"the structured content does not fit the output schema: /title: required, but missing; /price: required, but missing; /error: unknown property (expected title, price)"},
+		{"price", `{"title":"NaN"}`, "Error executing tool price: No such book.", "", "ERROR", "the structured content cannot be encoded: json: unsupported value: NaN"},
 	} {
 		r := decodeReply(t, c.call(toolCall("1", tt.tool, tt.args)))
 		var res struct {

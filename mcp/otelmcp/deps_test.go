@@ -11,7 +11,7 @@ import (
 // TestCoreLinksNoOpenTelemetry holds the line this package draws: package
 // mcp, package mcp/client and the chapters before chapter 05 import none
 // of OpenTelemetry, natively and in the browser build (GOOS=js
-// GOARCH=wasm), where its API alone would add 0.7 MB to each chapter's
+// GOARCH=wasm), nor does chapter 05's browser build, where its API alone would add 0.7 MB to each chapter's
 // module and the SDK with the OTLP exporters 5 MB. Only a program that
 // imports this package pays for it.
 func TestCoreLinksNoOpenTelemetry(t *testing.T) {
@@ -63,6 +63,11 @@ func TestCoreLinksNoOpenTelemetry(t *testing.T) {
 			t.Errorf("%s %s link OpenTelemetry (%s): keep it in package otelmcp, which they must not import",
 				strings.Join(env, " "), strings.Join(pkgs, " "), strings.Join(found, ", "))
 		}
+	}
+	// Chapter 05 traces with it, natively; its browser build leaves
+	// tracing.go out, so the page's module links none of it either.
+	if found := otel(deps([]string{"GOOS=js", "GOARCH=wasm"}, "./chapters/05-two-readers")); len(found) > 0 {
+		t.Errorf("chapter 05's browser build links OpenTelemetry (%s): keep it in tracing.go, which the build leaves out", strings.Join(found, ", "))
 	}
 	// The check can fail: this package itself does link it.
 	if found := otel(deps(nil, "./mcp/otelmcp")); len(found) == 0 {
