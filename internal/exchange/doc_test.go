@@ -91,8 +91,8 @@ const generateLine = "//go:generate go test -run ^TestScripts$ -update"
 
 // TestEveryPinningPackageIsRefreshed checks that RefreshCommand refreshes
 // every package whose tests pin output (they run scripts with
-// UpdateScripts, or with Run or RunDir, the SDK modules' included), but this one: each has the go:generate line, and go
-// generate sees it.
+// UpdateScripts, or with Run or RunDir, the SDK modules' included), but
+// this one: each has the go:generate line, and go generate sees it.
 func TestEveryPinningPackageIsRefreshed(t *testing.T) {
 	here, err := os.Getwd()
 	if err != nil {
