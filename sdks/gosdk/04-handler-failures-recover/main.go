@@ -9,8 +9,8 @@
 //
 // The SDK recovers no panic: a handler's panic ends the process, and every
 // session with it. recoverPanics (recover.go), a receiving middleware,
-// turns a panic into -32603 "Internal error" and logs it with its stack,
-// and the next request is served.
+// turns a panic in a tool into the guide's bare tool error and logs it with
+// its stack, and the next request is served.
 package main
 
 import (
