@@ -10,6 +10,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
@@ -68,6 +69,10 @@ func waitForStock(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolRe
 	return mcp.NewToolResultText(fmt.Sprintf("%d copies of %s in stock.", copies, title)), nil
 }
 
+// stdioLog is mcp-go's own log (a recovered panic, say) without the time
+// it prefixes by default, so that the pins can hold its lines.
+var stdioLog = server.WithErrorLogger(log.New(os.Stderr, "", 0))
+
 func newServer(opts ...server.ServerOption) *server.MCPServer {
 	s := server.NewMCPServer("Bookshop", "1.0.0", append([]server.ServerOption{server.WithToolCapabilities(false)}, opts...)...)
 	title := mcp.WithString("title", mcp.Required(), mcp.Description("the exact title of the book"))
@@ -76,7 +81,7 @@ func newServer(opts ...server.ServerOption) *server.MCPServer {
 	s.AddTool(mcp.NewTool("check_stock",
 		mcp.WithDescription("Ask the warehouse how many copies it holds."), title), checkStock)
 	s.AddTool(mcp.NewTool("get_price",
-		mcp.WithDescription("Look up the price of a book, in euros."), title, mcp.WithOutputSchema[price]()), getPrice)
+		mcp.WithDescription("Look up the price of a book, in euros."), title, mcp.WithRawOutputSchema(json.RawMessage(priceSchema))), getPrice)
 	s.AddTool(mcp.NewTool("wait_for_stock",
 		mcp.WithDescription("Wait, with no deadline, for the warehouse."), title), waitForStock)
 	return s
@@ -105,7 +110,7 @@ func main() {
 	s := newServer(
 		server.WithToolHandlerMiddleware(toolErrors), // the fix: failures become tool errors
 		server.WithOutputSchemaValidation())          // the fix: no result that breaks its schema
-	if err := server.ServeStdio(s); err != nil {
+	if err := server.ServeStdio(s, stdioLog); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -7,12 +7,16 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// price is get_price's structured result. Its output schema says a price
-// is never below zero.
+// price is get_price's structured result.
 type price struct {
 	Title string  `json:"title"`
-	Euros float64 `json:"euros" jsonschema:"minimum=0"`
+	Euros float64 `json:"euros"`
 }
+
+// priceSchema is get_price's output schema, written out: it says a price is
+// never below zero, which mcp.WithOutputSchema[price] cannot say (a
+// jsonschema:"minimum=0" tag is refused, and the tool gets no schema).
+const priceSchema = `{"type":"object","properties":{"title":{"type":"string"},"euros":{"type":"number","minimum":0}},"required":["title","euros"]}`
 
 var (
 	prices    = map[string]float64{"Dune": 9.5, "Neuromancer": 7, "Beowulf": 4}

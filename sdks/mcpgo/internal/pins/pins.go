@@ -1,6 +1,7 @@
 // Package pins runs the scripts that pin what each mcp-go Bookshop sends,
-// with the guide's own testscript commands (exchange and pin, from package
-// exchange), so that they are pinned in the same form as the guide's
+// with the guide's own testscript commands (pin from package exchange, and
+// exchange as package exchange has it but for one difference, see
+// exchangeCmd), so that they are pinned in the same form as the guide's
 // chapters and refreshed the same way.
 package pins
 
@@ -17,7 +18,8 @@ import (
 const ScriptsDir = "../testdata/scripts"
 
 // Run runs the scripts in the directory of ScriptsDir named name, the
-// main's own folder name, with the exchange and pin commands. The main's
+// main's own folder name, with the exchange (exchangeCmd) and pin
+// commands. The main's
 // test binary must have registered the main under that name with
 // testscript.Main. With -update (exchange.Updating), the pins are written
 // instead of checked.
@@ -26,7 +28,7 @@ func Run(t *testing.T, name string) {
 	p := exchange.Pins{Dir: dir, Update: exchange.Updating(), Package: exchange.TestPackage()}
 	testscript.Run(t, testscript.Params{
 		Dir:                 dir,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exchange": exchange.Cmd, "pin": p.Cmd},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exchange": exchangeCmd, "pin": p.Cmd},
 		Setup:               p.Setup,
 		UpdateScripts:       exchange.Updating(),
 		RequireExplicitExec: true,
