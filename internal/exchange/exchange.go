@@ -51,6 +51,33 @@
 // closed, the server does not exit with status 0 within
 // [lockstep.ExitTimeout]; its failure shows the server's log as written.
 //
+// # A server that fails
+//
+//	! exchange <requests> <server> [args...]
+//
+// pins a server that does not hold up its end (one that dies, hangs or
+// leaves a request unanswered), as the official Go SDK's servers do on a
+// malformed line or a handler's panic (see sdks/gosdk). It sends the lines
+// in lock step too, but what would fail the command is recorded instead:
+// a request that gets no reply within [FailingReplyTimeout] (the next line
+// is then sent all the same), a server that closes its stdout (nothing
+// more is sent), one that does not exit once its input is closed (it is
+// killed), and the exit status. The record follows the server's log on
+// stderr, one "exchange: " line each, so the log pin holds it:
+//
+//	! exchange req/panic.jsonl 04-handler-failures
+//	pin stdout want/panic.jsonl
+//	pin stderr log/panic.log
+//
+//	-- log/panic.log --
+//	panic: runtime error: index out of range [0] with length 0
+//	...
+//	exchange: request line 1: no reply: the server closed its stdout
+//	exchange: the server exited with status 2
+//
+// A server that replies to every request and exits with status 0 fails
+// "! exchange", and a line that is not a JSON-RPC message fails it too.
+//
 // # The abort command
 //
 //	abort <requests> <started> <server> [args...]
@@ -116,20 +143,29 @@ import (
 
 // Cmd is the exchange command, for testscript.Params.Cmds.
 func Cmd(ts *testscript.TestScript, neg bool, args []string) {
-	if neg {
-		ts.Fatalf("exchange does not support negation: a failed exchange is a failed test")
-	}
 	if len(args) < 2 {
-		ts.Fatalf("usage: exchange <requests> <server> [args...]")
+		ts.Fatalf("usage: [!] exchange <requests> <server> [args...]")
 	}
 	requests := strings.Split(ts.ReadFile(args[0]), "\n")
 	var stderr bytes.Buffer
-	err := run(args[1:], requests, ts.MkAbs("."), ts.Stdout(), &stderr)
+	var err error
+	var outcome []string
+	if neg {
+		outcome, err = runFailing(args[1:], requests, ts.MkAbs("."), ts.Stdout(), &stderr)
+	} else {
+		err = run(args[1:], requests, ts.MkAbs("."), ts.Stdout(), &stderr)
+	}
 	log := stderr.String()
 	if work := ts.Getenv("WORK"); work != "" {
 		log = strings.ReplaceAll(log, work, "$WORK")
 	}
 	io.WriteString(ts.Stderr(), NormalizeLog(log))
+	for _, line := range outcome {
+		io.WriteString(ts.Stderr(), "exchange: "+line+"\n")
+	}
+	if neg && err == nil && len(outcome) == 0 {
+		ts.Fatalf("exchange %s: the server replied to every request and exited with status 0, but the ! before exchange says it must not: remove the !", args[0])
+	}
 	if err != nil {
 		ts.Logf("[the server's log, as written]\n%s", log)
 		ts.Fatalf("exchange %s: %v", args[0], err)

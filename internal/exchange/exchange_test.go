@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeArg, as the test binary's first argument, makes it a fake server
@@ -44,12 +45,17 @@ func fakeServer(mode string) int {
 			fmt.Println("listening on stdio")
 		case mode == "quit":
 			return 0
+		case mode == "hang" && strings.Contains(sc.Text(), `"method":"hang"`):
+			// no reply; and, below, no exit once stdin closes
 		default:
 			if mode == "log" {
 				log.Info("replying", "line", n, "stack", string(debug.Stack()))
 			}
 			fmt.Printf(`{"jsonrpc":"2.0","id":%d,"result":{}}`+"\n", n)
 		}
+	}
+	if mode == "hang" {
+		time.Sleep(time.Hour) // a server that never exits; the test kills it
 	}
 	if mode != "log" {
 		fmt.Fprintln(os.Stderr, "bye")

@@ -2,6 +2,7 @@ package exchange
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -49,13 +50,25 @@ var (
 // Everything else, the level, the message and every attribute's key and
 // value, is kept verbatim, quoted as slog quotes it. A line that is not
 // slog's (a crash's own output, say) gets the same placeholders, except for
-// the time, line by line.
+// the time, line by line; a stack such a crash prints over many lines, from
+// its "goroutine N [running]:" line to its last frame, is cut to its first
+// frame as a stack in a value is, since a crash's frames show argument
+// values that change from run to run.
 func NormalizeLog(log string) string {
 	var b strings.Builder
-	for line := range strings.Lines(log) {
-		text, nl := strings.CutSuffix(line, "\n")
+	lines := slices.Collect(strings.Lines(log))
+	for i := 0; i < len(lines); i++ {
+		text, nl := strings.CutSuffix(lines[i], "\n")
 		if attrs, ok := parseTextLine(text); ok {
 			b.WriteString(normalizeAttrs(attrs))
+		} else if stackHeader.MatchString(lines[i]) {
+			stack := lines[i]
+			for i+1 < len(lines) && isFrameLine(lines, i+1) {
+				i++
+				stack += lines[i]
+			}
+			text, nl = strings.CutSuffix(stack, "\n")
+			b.WriteString(normalizeText(text))
 		} else {
 			b.WriteString(normalizeText(text))
 		}
@@ -64,6 +77,14 @@ func NormalizeLog(log string) string {
 		}
 	}
 	return b.String()
+}
+
+// isFrameLine reports whether lines[i] belongs to a stack a crash prints:
+// a frame's source position (indented by a tab), a frame's function (the
+// line before a position) or its "created by" line.
+func isFrameLine(lines []string, i int) bool {
+	return strings.HasPrefix(lines[i], "\t") || strings.HasPrefix(lines[i], "created by ") ||
+		i+1 < len(lines) && strings.HasPrefix(lines[i+1], "\t")
 }
 
 // normalizeText puts placeholders for goroutine numbers and source

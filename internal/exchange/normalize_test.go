@@ -32,6 +32,11 @@ func TestNormalizeLog(t *testing.T) {
 			`time=<time> level=ERROR msg="panic in tool handler" tool=get_author id=1 panic="runtime error: index out of range [0] with length 0" stack="goroutine <n> [running]:\nmain.getAuthor(...)"` + "\n",
 		},
 		{
+			"a crash's stack, over many lines, cut to the function that panicked",
+			"panic: runtime error: index out of range [0] with length 0\n\ngoroutine 34 [running]:\nmain.getAuthor({0x1816aa724180?, 0x13?}, 0x18?)\n\t/src/main.go:44 +0x1a5\ngithub.com/modelcontextprotocol/go-sdk/mcp.(*Server).callTool(0x1816aa7fc8c0)\n\t/mod/server.go:676 +0x2c\ncreated by github.com/modelcontextprotocol/go-sdk/internal/jsonrpc2.(*Connection).handleAsync in goroutine 9\n\t/mod/conn.go:401 +0x9d\n",
+			"panic: runtime error: index out of range [0] with length 0\n\ngoroutine <n> [running]:\nmain.getAuthor(...)\n",
+		},
+		{
 			"runtime frames below panic skipped",
 			`level=ERROR msg=crash stack="goroutine 12 [running]:\npanic({0x1?})\n\t/go/src/runtime/panic.go:860 +0x13a\nruntime.panicmem(...)\n\t/go/src/runtime/panic.go:262\nruntime.sigpanic()\n\t/go/src/runtime/signal_unix.go:925 +0x359\nmain.(*shelf).count(0x0)\n\t/src/main.go:9 +0x4\n"`,
 			`level=ERROR msg=crash stack="goroutine <n> [running]:\nmain.(*shelf).count(...)"`,
@@ -54,7 +59,7 @@ func TestNormalizeLog(t *testing.T) {
 		{
 			"a line that is not slog's",
 			"panic: boom\n\ngoroutine 1 [running]:\n" + "main.main()\n\t/src/main.go:3 +0x1d\nexit status 2\n",
-			"panic: boom\n\ngoroutine <n> [running]:\n" + "main.main()\n\t<dir>/main.go:<line>\nexit status 2\n",
+			"panic: boom\n\ngoroutine <n> [running]:\n" + "main.main(...)\nexit status 2\n",
 		},
 		{
 			"a quoted time elsewhere is an attribute, kept",

@@ -27,7 +27,13 @@ const ScriptsDir = "../../testdata/scripts"
 // registered the chapter's main, under the name the scripts use, with
 // testscript.Main. With -update, the pins are written instead of checked.
 func Run(t *testing.T, chapter string) {
-	dir := filepath.Join(ScriptsDir, chapter)
+	RunDir(t, filepath.Join(ScriptsDir, chapter))
+}
+
+// RunDir is Run for the scripts in dir, a path relative to the test's
+// package: what a module of its own, such as sdks/gosdk, whose scripts are
+// not in ScriptsDir, runs.
+func RunDir(t *testing.T, dir string) {
 	pins := Pins{Dir: dir, Update: Updating(), Package: TestPackage()}
 	testscript.Run(t, testscript.Params{
 		Dir:                 dir,

@@ -136,6 +136,12 @@ func Pass(line []byte, each func(line []byte)) error {
 	return err
 }
 
+// PassReply is Pass, reporting too whether line is a response (or a batch
+// of them), as the replies a request waits for are.
+func PassReply(line []byte, each func(line []byte)) (reply bool, err error) {
+	return pass(line, each)
+}
+
 // awaitReply passes the lines the server writes to each until one is a
 // response to request, waiting at most timeout (zero for no bound but ctx).
 func awaitReply(ctx context.Context, received <-chan []byte, request string, timeout time.Duration, each func([]byte)) error {

@@ -1,0 +1,25 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/mcpbookshop/guide/internal/exchange"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the scripts run this main as the command 02-protocol-errors-wrapped, a process of
+// its own with real stdin and stdout.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"02-protocol-errors-wrapped": main})
+}
+
+// The pins are refreshed by go generate ./... (from this module's root or
+// the repository's), which runs this line.
+//
+//go:generate go test -run ^TestScripts$ -update
+
+// TestScripts pins what the official Go SDK sends for the guide's requests,
+// in testdata/scripts/02-protocol-errors-wrapped.
+func TestScripts(t *testing.T) {
+	exchange.RunDir(t, "../testdata/scripts/02-protocol-errors-wrapped")
+}

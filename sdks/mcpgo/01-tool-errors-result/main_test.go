@@ -1,0 +1,24 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/mcpbookshop/guide/sdks/mcpgo/internal/pins"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the scripts run this main as the command 01-tool-errors-result, a
+// process of its own with real stdin and stdout.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"01-tool-errors-result": main})
+}
+
+// The pins are refreshed by go generate ./... (from this module's root, or
+// from the guide's, which runs it here), which runs this line.
+//
+//go:generate go test -run ^TestScripts$ -update
+
+// TestScripts pins what this main sends, in testdata/scripts/01-tool-errors-result.
+func TestScripts(t *testing.T) {
+	pins.Run(t, "01-tool-errors-result")
+}

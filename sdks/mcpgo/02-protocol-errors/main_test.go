@@ -1,0 +1,24 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/mcpbookshop/guide/sdks/mcpgo/internal/pins"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the scripts run this main as the command 02-protocol-errors, a
+// process of its own with real stdin and stdout.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"02-protocol-errors": main})
+}
+
+// The pins are refreshed by go generate ./... (from this module's root, or
+// from the guide's, which runs it here), which runs this line.
+//
+//go:generate go test -run ^TestScripts$ -update
+
+// TestScripts pins what this main sends, in testdata/scripts/02-protocol-errors.
+func TestScripts(t *testing.T) {
+	pins.Run(t, "02-protocol-errors")
+}
