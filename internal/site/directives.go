@@ -60,7 +60,7 @@ var directives = []*directive{
 		name:    "transcript",
 		syntax:  ":::transcript ARCHIVE CASE",
 		example: ":::transcript testdata/scripts/01-tool-errors/modern.txtar tool-error",
-		help: "Shows one case of a testscript archive as a conversation: the requests in `req/CASE.jsonl` and the replies pinned in `want/CASE.jsonl`, pretty-printed. " +
+		help: "Shows one case of a testscript archive, the guide's under `testdata/scripts/` or an SDK module's under `sdks/<module>/testdata/scripts/`, as a conversation: the requests in `req/CASE.jsonl` and the replies pinned in `want/CASE.jsonl`, pretty-printed. " +
 			"The archive's script must check the case with `pin stdout want/CASE.jsonl` (or `cmp`), so that what the page shows is what the server answers; " +
 			"`go generate ./...` writes and refreshes the pins. A chapter's transcript gets a Run button in the site. " +
 			"Fails when the archive has no such case, pins no replies, or does not check them.",
@@ -102,6 +102,18 @@ var directives = []*directive{
 			"and no card names a row twice or a row the table lacks.",
 		resolve: func(r *resolver, n *directiveNode, args []string) (template.HTML, string, error) {
 			return r.errorsOverview(n, args[0])
+		},
+	},
+	{
+		name:    "sdks",
+		syntax:  ":::sdks FILE",
+		example: ":::sdks sdks/lessons.json",
+		help: "Renders the table of a lessons file FILE, such as `sdks/lessons.json`: for each lesson, what the guide's pinned case sends, then what each SDK module's default main and fixed main send for the same requests, " +
+			"read from their pins under `sdks/<module>/testdata/scripts/<main>/`; a cell is \"same as the guide\" when every reply is the same JSON value. " +
+			"The SDK's version in each column is read from its module's `go.mod`. Each lesson's row is titled by the page's heading whose id is the lesson's id. " +
+			"Fails when a lesson has no such heading, when an SDK's archive lacks the case or sends other requests than the guide's, or when a pin does not resolve as `:::transcript` requires.",
+		resolve: func(r *resolver, n *directiveNode, args []string) (template.HTML, string, error) {
+			return r.sdks(n, args[0])
 		},
 	},
 	{

@@ -69,6 +69,8 @@ func (r *resolver) markdown(n *directiveNode, kind string, args []string, text s
 		return r.errorCardMarkdown(args[0], args[1])
 	case "errors":
 		return r.errorsMarkdown(n, args[0])
+	case "sdks":
+		return r.sdksMarkdown(n, args[0])
 	case "file":
 		return codeSpan(args[0]) + "\n\n" + fence(args[1], text), nil
 	}
@@ -99,14 +101,15 @@ func (r *resolver) transcriptMarkdown(archive, name string) (string, error) {
 		}
 		b.WriteString("**" + r.ui["request"] + "**\n\n" + fence("json", pretty(e.request)) + "\n")
 		b.WriteString("**" + r.ui["pinned"] + "**\n\n")
-		switch {
-		case e.cancelled:
-			b.WriteString("*" + r.ui["noReplyCancelled"] + "*\n\n")
-		case e.reply == "":
-			b.WriteString("*" + r.ui["noReply"] + "*\n\n")
-		default:
+		if e.reply != "" {
 			b.WriteString(fence("json", pretty(e.reply)) + "\n")
 		}
+		if note := e.note(); note != "" {
+			b.WriteString("*" + r.ui[note] + "*\n\n")
+		}
+	}
+	if len(t.Outcome) > 0 {
+		b.WriteString("**" + r.ui["outcome"] + "**\n\n" + fence("text", strings.Join(t.Outcome, "\n")) + "\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n"), nil
 }

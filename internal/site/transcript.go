@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/mcpbookshop/guide/internal/lockstep"
@@ -14,10 +15,13 @@ import (
 )
 
 // scriptsDir is where the testscript archives live, one directory per
-// chapter, named as the chapter's directory under chaptersDir.
+// chapter, named as the chapter's directory under chaptersDir. The SDK
+// modules under sdksDir keep theirs in the same place of their own module,
+// one directory per main: sdks/<module>/testdata/scripts/<main>.
 const (
 	scriptsDir  = "testdata/scripts"
 	chaptersDir = "chapters"
+	sdksDir     = "sdks"
 )
 
 // Transcript is one case of a testscript archive: the requests a client sent,
@@ -41,45 +45,99 @@ type Transcript struct {
 	// case, such as -leak; a case with some gets no Run button, since the
 	// page runs the chapter as it is.
 	Args []string
+	// SDK is the module under sdksDir whose archive this is, such as
+	// "gosdk", or "" for the guide's own archives.
+	SDK string
+	// Failing reports a case the script runs with "! exchange": the server
+	// dies, hangs or leaves a request unanswered, so a request may have no
+	// pinned reply.
+	Failing bool
+	// Outcome are the lines of the case's pinned log, log/<case>.log, in
+	// which the exchange command says what the server failed to do, such as
+	// "exchange: the server exited with status 2".
+	Outcome []string
 }
 
 // Key identifies the transcript in the site: archive#case.
 func (t *Transcript) Key() string { return t.Archive + "#" + t.Case }
 
 // ID is the transcript's anchor: the chapter's number, the archive's name and
-// the case, as in t01-modern-unknown-title.
+// the case, as in t01-modern-unknown-title. An SDK's transcript names the
+// module and the whole main, as in tgosdk-01-tool-errors-prefix-modern-tool-error.
 func (t *Transcript) ID() string {
 	dir := path.Base(path.Dir(t.Archive))
-	num, _, _ := strings.Cut(dir, "-")
-	return "t" + num + "-" + strings.TrimSuffix(path.Base(t.Archive), ".txtar") + "-" + t.Case
+	if t.SDK == "" {
+		dir, _, _ = strings.Cut(dir, "-")
+	} else {
+		dir = t.SDK + "-" + dir
+	}
+	return "t" + dir + "-" + strings.TrimSuffix(path.Base(t.Archive), ".txtar") + "-" + t.Case
 }
 
 // exchange is one request and its pinned reply ("" for none); cancelled
-// reports a request that a later line cancels, which is owed no reply.
+// reports a request that a later line cancels, which is owed no reply, and
+// owed a request that is owed one.
 type exchange struct {
-	request, reply string
-	cancelled      bool
+	request, reply  string
+	cancelled, owed bool
 }
 
-// exchanges pairs t's requests with its replies.
+// note returns the key of the UI text shown under e's request in place of
+// a reply, or beside it: "" for a reply that needs none.
+func (e *exchange) note() string {
+	switch {
+	case e.cancelled && e.reply != "":
+		return "repliedCancelled"
+	case e.cancelled:
+		return "noReplyCancelled"
+	case e.reply != "":
+		return ""
+	case e.owed:
+		return "noReplyServer"
+	}
+	return "noReply"
+}
+
+// exchanges pairs t's requests with its replies, in order. A reply whose
+// id is not its request's is the next request's when the case is one
+// that fails (Failing), where a request may have none; a reply left over
+// answers a request that a later line cancelled, which some servers do.
 func (t *Transcript) exchanges() ([]exchange, error) {
 	var ex []exchange
 	replies := t.Replies
 	owed := lockstep.OwedReplies(t.Requests)
 	for i, req := range t.Requests {
-		e := exchange{request: req, cancelled: !owed[i] && lockstep.ExpectsReply([]byte(req))}
+		e := exchange{request: req, owed: owed[i], cancelled: !owed[i] && lockstep.ExpectsReply([]byte(req))}
 		if owed[i] {
-			if len(replies) == 0 {
+			switch {
+			case len(replies) > 0 && (!t.Failing || answers(replies[0], req)):
+				e.reply, replies = replies[0], replies[1:]
+			case !t.Failing:
 				return nil, fmt.Errorf("request %s has no pinned reply", req)
 			}
-			e.reply, replies = replies[0], replies[1:]
 		}
 		ex = append(ex, e)
 	}
-	if len(replies) > 0 {
-		return nil, fmt.Errorf("%d pinned replies answer no request", len(replies))
+	for _, reply := range replies {
+		i := slices.IndexFunc(ex, func(e exchange) bool { return e.cancelled && e.reply == "" && answers(reply, e.request) })
+		if i < 0 {
+			return nil, fmt.Errorf("pinned reply %s answers no request", reply)
+		}
+		ex[i].reply = reply
 	}
 	return ex, nil
+}
+
+// answers reports whether reply may answer request: their ids are the
+// same, or either has none that can be read (a reply to a line that is not
+// JSON has id null; a batch's reply is an array).
+func answers(reply, request string) bool {
+	var r, q struct{ ID json.RawMessage }
+	if json.Unmarshal([]byte(reply), &r) != nil || json.Unmarshal([]byte(request), &q) != nil ||
+		len(r.ID) == 0 || len(q.ID) == 0 || string(r.ID) == "null" {
+		return true
+	}
+	return string(r.ID) == string(q.ID)
 }
 
 // loadTranscript reads and checks one case of an archive.
@@ -88,9 +146,11 @@ func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
 	if cached, ok := r.transcripts[t.Key()]; ok {
 		return cached, nil
 	}
-	if !strings.HasPrefix(archive, scriptsDir+"/") || path.Ext(archive) != ".txtar" {
-		return nil, fmt.Errorf("%s: not a testscript archive under %s", archive, scriptsDir)
+	sdk, ok := scriptsOf(archive)
+	if !ok {
+		return nil, fmt.Errorf("%s: not a testscript archive under %s or %s/<module>/%s", archive, scriptsDir, sdksDir, scriptsDir)
 	}
+	t.SDK = sdk
 	src, err := r.readFile(archive)
 	if err != nil {
 		return nil, err
@@ -112,8 +172,17 @@ func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
 	}
 	t.Requests, t.Replies = lines(files[reqFile]), lines(files[wantFile])
 	t.Args = caseArgs(a.Comment, reqFile)
+	t.Failing = slices.ContainsFunc(lines(a.Comment), func(l string) bool {
+		f := strings.Fields(l)
+		return len(f) > 2 && f[0] == "!" && f[1] == "exchange" && f[2] == reqFile
+	})
+	for _, l := range lines(files["log/"+name+".log"]) {
+		if strings.HasPrefix(l, "exchange: ") {
+			t.Outcome = append(t.Outcome, l)
+		}
+	}
 	chapter := chaptersDir + "/" + path.Base(path.Dir(archive))
-	if fi, err := fs.Stat(r.root, chapter); err == nil && fi.IsDir() {
+	if fi, err := fs.Stat(r.root, chapter); err == nil && fi.IsDir() && sdk == "" {
 		t.Chapter = chapter
 	}
 	if _, err := t.exchanges(); err != nil {
@@ -121,6 +190,20 @@ func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
 	}
 	r.transcripts[t.Key()] = t
 	return t, nil
+}
+
+// scriptsOf reports whether archive is a testscript archive of the guide,
+// under scriptsDir, or of an SDK module, under sdksDir/<module>/scriptsDir,
+// and returns the module's name for the latter.
+func scriptsOf(archive string) (sdk string, ok bool) {
+	if path.Ext(archive) != ".txtar" {
+		return "", false
+	}
+	if strings.HasPrefix(archive, scriptsDir+"/") {
+		return "", true
+	}
+	sdk, rest, _ := strings.Cut(strings.TrimPrefix(archive, sdksDir+"/"), "/")
+	return sdk, strings.HasPrefix(archive, sdksDir+"/") && sdk != "" && strings.HasPrefix(rest, scriptsDir+"/")
 }
 
 // caseArgs returns the arguments after the chapter's name on the line of
@@ -197,19 +280,22 @@ func (r *resolver) transcript(archive, name string) (template.HTML, string, erro
 			esc(e.request), esc(e.reply), esc(r.ui["request"]))
 		b.WriteString(string(r.highlight("json", pretty(e.request))))
 		b.WriteString(`</div><div class="msg res"><div class="label">` + esc(r.ui["pinned"]) + `</div>`)
-		switch {
-		case e.cancelled:
-			b.WriteString(`<p class="noreply">` + esc(r.ui["noReplyCancelled"]) + `</p>`)
-		case e.reply == "":
-			b.WriteString(`<p class="noreply">` + esc(r.ui["noReply"]) + `</p>`)
-		default:
+		if e.reply != "" {
 			b.WriteString(string(r.highlight("json", pretty(e.reply))))
+		}
+		if note := e.note(); note != "" {
+			b.WriteString(`<p class="noreply">` + esc(r.ui[note]) + `</p>`)
 		}
 		b.WriteString(`</div></div>`)
 		if handshake > 0 && i == handshake-1 {
 			b.WriteString(`</details>`)
 		}
 		text.WriteString(e.request + " " + e.reply + " ")
+	}
+	if len(t.Outcome) > 0 {
+		b.WriteString(`<div class="msg outcome"><div class="label">` + esc(r.ui["outcome"]) + `</div>`)
+		b.WriteString(string(r.highlight("text", strings.Join(t.Outcome, "\n"))) + `</div>`)
+		text.WriteString(strings.Join(t.Outcome, " "))
 	}
 	if m, ok := r.modules[t.Chapter]; ok && t.Args == nil {
 		fmt.Fprintf(&b, `<div class="run" data-module="%s" data-parts="%d" data-size="%d"><button type="button" class="run-button">%s</button><span class="run-status" role="status"></span></div>`,
