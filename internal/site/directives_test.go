@@ -69,7 +69,7 @@ func TestReplaceReference(t *testing.T) {
 // TestArity checks that the argument counts read from the syntaxes are
 // the ones the resolvers need.
 func TestArity(t *testing.T) {
-	want := map[string][2]int{"go": {1, -1}, "example": {2, 2}, "transcript": {2, 2}, "message": {2, -1}, "error": {2, 2}, "errors": {1, 1}, "file": {2, 2}}
+	want := map[string][2]int{"go": {1, -1}, "example": {2, 2}, "transcript": {2, 2}, "message": {2, -1}, "error": {2, 2}, "errors": {1, 1}, "sdks": {1, 1}, "file": {2, 2}}
 	if len(want) != len(directives) {
 		t.Errorf("the table has %d directives, the test knows %d", len(directives), len(want))
 	}
@@ -91,7 +91,7 @@ func TestDirectiveUsage(t *testing.T) {
 		{":::transcript testdata/scripts/01-demo/demo.txtar ok extra", "got 3 arguments, want :::transcript ARCHIVE CASE"},
 		{":::go", "got 0 arguments, want :::go FILE [NAME...]"},
 		{":::message msgs", `got 1 argument, want :::message DIR "TEXT"...`},
-		{":::paste x", `unknown directive "paste": the directives are go, example, transcript, message, error, errors, file`},
+		{":::paste x", `unknown directive "paste": the directives are go, example, transcript, message, error, errors, sdks, file`},
 	} {
 		_, err := buildPages(t, en("index", tt.line+"\n"))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
@@ -102,7 +102,8 @@ func TestDirectiveUsage(t *testing.T) {
 
 // resolveInRepo resolves line against the repository, on a page of its
 // own; an :::errors line is resolved on the reference page, the only page
-// it can be on, which must hold it.
+// it can be on, and an :::sdks line on the page Your SDK, whose headings
+// its lessons need; the page must hold the line.
 func resolveInRepo(t *testing.T, line string) error {
 	t.Helper()
 	_, err := resolvedInRepo(t, line)
@@ -113,12 +114,15 @@ func resolveInRepo(t *testing.T, line string) error {
 func resolvedInRepo(t *testing.T, line string) (*directiveNode, error) {
 	t.Helper()
 	slug, src := "index", line+"\n"
-	if strings.HasPrefix(line, ":::errors ") {
-		s, err := loadSource(os.DirFS(filepath.Join(repoRoot, "docs")), referencePage, SourceLanguage)
+	for prefix, page := range map[string]string{":::errors ": referencePage, ":::sdks ": "your-sdk"} {
+		if !strings.HasPrefix(line, prefix) {
+			continue
+		}
+		s, err := loadSource(os.DirFS(filepath.Join(repoRoot, "docs")), page, SourceLanguage)
 		if err != nil {
 			t.Fatal(err)
 		}
-		slug, src = referencePage, string(s.body)
+		slug, src = page, string(s.body)
 	}
 	res := newResolver(os.DirFS(repoRoot), nil)
 	res.slug, res.src, res.rewrite = slug, []byte(src), func(s string) string { return s }

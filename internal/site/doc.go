@@ -67,6 +67,7 @@
 //	:::message mcp/client "mcp: connection closed" ": the server closed its output"
 //	:::error mcp unknown-tool
 //	:::errors mcp
+//	:::sdks sdks/lessons.json
 //	:::file deploy/nginx/mcp.conf nginx
 //
 // go includes declarations by name (Type.Method for a method, (Name) for the
@@ -76,7 +77,11 @@
 // "// ..." line. example includes an Example function's body and its
 // checked output. transcript includes one case of a testscript archive, its
 // requests and its pinned replies, which the archive's script must check
-// with "pin stdout want/<case>.jsonl" (the log it pins is not shown).
+// with "pin stdout want/<case>.jsonl"; of the log it pins, only the lines in
+// which the exchange command says how the server failed are shown. The
+// archive is the guide's, under testdata/scripts, or an SDK module's, under
+// sdks/<module>/testdata/scripts, whose servers may die, hang or answer a
+// cancelled request.
 // message shows an error text and checks that the package in the named
 // directory still produces it; a text made of two constants, such as
 // an error wrapped with %w, is given as two quoted parts, shown joined.
@@ -85,6 +90,10 @@
 // (which package mcp's tests write from mcp/errortable.go: go generate
 // ./mcp); errors, on the reference page (slug "errors"), renders the whole table and
 // checks that the page explains every row, once, in a section of its own.
+// sdks renders the table of a lessons file (sdks/lessons.json): for each
+// lesson, the guide's pinned case and what each SDK module's mains send for
+// the same requests, "same as the guide" where the JSON is the same; each
+// lesson's row is titled by the page's heading of the lesson's id.
 // file includes a whole file that is not Go, highlighted as the language
 // named. A wrong number of arguments is reported with the directive's
 // syntax.

@@ -261,7 +261,8 @@ func summarize(t *Transcript, ui map[string]string) sdkCell {
 }
 
 // replySummary returns a JSON-RPC reply in a few words: an error's code,
-// message and data, or a result's first text, after isError when it is set.
+// message and data; a result's first text, after isError when it is set;
+// or a result with no text as its JSON.
 func replySummary(reply string) string {
 	var m struct {
 		Error *struct {
@@ -269,29 +270,27 @@ func replySummary(reply string) string {
 			Message string          `json:"message"`
 			Data    json.RawMessage `json:"data"`
 		} `json:"error"`
-		Result *struct {
-			IsError bool `json:"isError"`
-			Content []struct {
-				Text string `json:"text"`
-			} `json:"content"`
-		} `json:"result"`
+		Result json.RawMessage `json:"result"`
 	}
-	if json.Unmarshal([]byte(reply), &m) != nil {
-		return shorten(reply)
+	var res struct {
+		IsError bool `json:"isError"`
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
 	}
 	switch {
+	case json.Unmarshal([]byte(reply), &m) != nil:
+		return shorten(reply)
 	case m.Error != nil && m.Error.Data != nil:
 		return fmt.Sprintf("%d %s %s", m.Error.Code, quoteShort(m.Error.Message), shorten(string(m.Error.Data)))
 	case m.Error != nil:
 		return fmt.Sprintf("%d %s", m.Error.Code, quoteShort(m.Error.Message))
-	case m.Result != nil && len(m.Result.Content) > 0:
-		s := quoteShort(m.Result.Content[0].Text)
-		if m.Result.IsError {
-			s = "isError " + s
-		}
-		return s
+	case json.Unmarshal(m.Result, &res) != nil || len(res.Content) == 0:
+		return shorten(string(m.Result))
+	case res.IsError:
+		return "isError " + quoteShort(res.Content[0].Text)
 	}
-	return shorten(reply)
+	return quoteShort(res.Content[0].Text)
 }
 
 // quoteShort quotes s, shortened.

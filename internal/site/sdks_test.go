@@ -1,0 +1,126 @@
+package site
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// sdkPage is a page with the fixture's lessons table and a section for
+// each of its lessons.
+const sdkPage = ":::sdks sdks/lessons.json\n\n## A tool error {#tool-error}\n\nx\n\n## A crash {#crash}\n\nx\n\n" +
+	"## A cancellation {#cancel}\n\nx\n\n## A flaky case {#flaky}\n\nx\n"
+
+// TestSDKTable checks each kind of cell of the table :::sdks renders from
+// the fixture's SDK module against the chapter's pins, in HTML and in the
+// Markdown twin.
+func TestSDKTable(t *testing.T) {
+	s := mustBuild(t, en("index", sdkPage))
+	page := string(s.Files["index.html"])
+	row := func(id string) string {
+		_, after, ok := strings.Cut(page, `<tr><td><a href="#`+id+`">`)
+		if !ok {
+			t.Fatalf("the table has no row for %s:\n%s", id, page)
+		}
+		r, _, _ := strings.Cut(after, `</tr>`)
+		return r
+	}
+	for _, tt := range []struct {
+		id   string
+		want []string
+	}{
+		{"tool-error", []string{
+			`<code>isError &#34;Error executing tool shelve: the shelf is full&#34;</code>`,
+			`<code>-32603 &#34;the shelf is full&#34;</code>`,
+			`<td class="same">same as the guide</td>`,
+		}},
+		{"crash", []string{
+			`<code>1: no reply</code><br><code>2: no reply</code><br><code>exchange: request line 1: no reply: the server closed its stdout</code><br><code>exchange: the server exited with status 2</code>`,
+			`<td>—</td>`,
+		}},
+		{"cancel", []string{
+			`<code>1: no reply</code><br><code>2: {}</code>`,
+			`<code>1: -32603 &#34;context canceled&#34;</code><br><code>2: {}</code>`,
+		}},
+		{"flaky", []string{`<em>varies from run to run, so not pinned</em>`}},
+	} {
+		r := row(tt.id)
+		for _, w := range tt.want {
+			if !strings.Contains(r, w) {
+				t.Errorf("row %s lacks %s:\n%s", tt.id, w, r)
+			}
+		}
+	}
+	if !strings.Contains(page, `<th>demo-sdk v1.2.3</th><th>demo-sdk v1.2.3, fixed</th>`) {
+		t.Errorf("the header does not name the version sdks/demo/go.mod requires:\n%s", page)
+	}
+	md := string(s.Files["index.md"])
+	for _, w := range []string{
+		"| Lesson | The guide | demo-sdk v1.2.3 | demo-sdk v1.2.3, fixed |",
+		"| [A tool error](#tool-error) | `isError \"Error executing tool shelve: the shelf is full\"` | `-32603 \"the shelf is full\"` | same as the guide |",
+		"| [A flaky case](#flaky) | `{}` | *varies from run to run, so not pinned* | — |",
+	} {
+		if !strings.Contains(md, w) {
+			t.Errorf("the Markdown twin lacks %s:\n%s", w, md)
+		}
+	}
+}
+
+// TestSDKTranscripts checks how an SDK's transcript shows what the
+// guide's never do: requests a dying server left unanswered, what the
+// test saw it do, and a reply to a cancelled request.
+func TestSDKTranscripts(t *testing.T) {
+	s := mustBuild(t, en("index", ":::transcript sdks/demo/testdata/scripts/01-demo/calls.txtar crash\n\n"+
+		":::transcript sdks/demo/testdata/scripts/01-demo/calls.txtar cancel\n"))
+	page := string(s.Files["index.html"])
+	for _, w := range []string{
+		`id="tdemo-01-demo-calls-crash"`,
+		`id="tdemo-01-demo-calls-cancel"`,
+		"No response: the server sent none.",
+		"What the test saw",
+		"the server exited with status 2",
+		"The server answered a request the client had cancelled.",
+		"context canceled",
+	} {
+		if !strings.Contains(page, w) {
+			t.Errorf("the page lacks %q", w)
+		}
+	}
+	if strings.Contains(page, "run-button") {
+		t.Error("an SDK's transcript has a Run button, but the site runs only the guide's chapters")
+	}
+	if n := strings.Count(page, "No response: the server sent none."); n != 2 {
+		t.Errorf("%d requests shown unanswered, want the crash case's 2", n)
+	}
+}
+
+// TestSDKTableErrors checks that a lessons file that does not match the
+// page or the pins fails the build, saying what to fix.
+func TestSDKTableErrors(t *testing.T) {
+	lessons := func(lesson string) string {
+		return `{"sdks": [{"dir": "demo", "name": "demo-sdk", "module": "example.com/sdk"}], "lessons": [` + lesson + `]}`
+	}
+	for _, tt := range []struct {
+		name, file, want string
+	}{
+		{"no section", lessons(`{"id": "gone", "case": "01-demo/calls.txtar#tool-error"}`),
+			"lesson gone has no section on the page (add a heading {#gone})"},
+		{"other requests", lessons(`{"id": "crash", "case": "01-demo/calls.txtar#crash", "mains": {"demo": {"default": "01-demo-fixed"}}}`),
+			"sends other requests than testdata/scripts/01-demo/calls.txtar in case crash"},
+		{"no case", lessons(`{"id": "crash", "case": "01-demo/calls.txtar#crash", "mains": {"demo": {"default": "01-demo-gone"}}}`),
+			"sdks/demo/testdata/scripts/01-demo-gone/calls.txtar"},
+		{"bad case", lessons(`{"id": "crash", "case": "01-demo/calls.txtar"}`),
+			`case "01-demo/calls.txtar" is not <chapter>/<archive>#<case>`},
+		{"unknown module", `{"sdks": [{"dir": "demo", "name": "demo-sdk", "module": "example.com/gone"}], "lessons": []}`,
+			"sdks/demo/go.mod does not require example.com/gone"},
+		{"not JSON", `{"sdks": [`, "sdks/lessons.json: unexpected end of JSON input"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			root := overlay{testRoot(t), fstest.MapFS{"sdks/lessons.json": {Data: []byte(tt.file)}}}
+			_, err := Build(Config{Root: root, Docs: testDocs(t, en("index", sdkPage))})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Build: %v, want an error with %q", err, tt.want)
+			}
+		})
+	}
+}
