@@ -62,7 +62,7 @@ var directives = []*directive{
 		example: ":::transcript testdata/scripts/01-tool-errors/modern.txtar tool-error",
 		help: "Shows one case of a testscript archive, the guide's under `testdata/scripts/` or an SDK module's under `sdks/<module>/testdata/scripts/`, as a conversation: the requests in `req/CASE.jsonl` and the replies pinned in `want/CASE.jsonl`, pretty-printed. " +
 			"The archive's script must check the case with `pin stdout want/CASE.jsonl` (or `cmp`), so that what the page shows is what the server answers; " +
-			"a case it runs with `! exchange` (a server that dies, hangs or leaves a request unanswered) may lack replies, and the lines of its pinned log that start with `exchange:` are shown under it. " +
+			"a case it runs with `! exchange` (a server that dies, hangs or leaves a request unanswered) may lack replies, and its pinned log, which ends with the `exchange:` lines that say how the server failed, is shown under it. " +
 			"`go generate ./...` writes and refreshes the pins. A chapter's transcript gets a Run button in the site. " +
 			"Fails when the archive has no such case, pins no replies, or does not check them.",
 		resolve: func(r *resolver, _ *directiveNode, args []string) (template.HTML, string, error) {

@@ -77,9 +77,9 @@
 // "// ..." line. example includes an Example function's body and its
 // checked output. transcript includes one case of a testscript archive, its
 // requests and its pinned replies, which the archive's script must check
-// with "pin stdout want/<case>.jsonl"; of the log it pins, only the lines in
-// which the exchange command says how the server failed are shown. The
-// archive is the guide's, under testdata/scripts, or an SDK module's, under
+// with "pin stdout want/<case>.jsonl"; the log it pins is shown only for a
+// case run with "! exchange", whose server failed. The archive is the
+// guide's, under testdata/scripts, or an SDK module's, under
 // sdks/<module>/testdata/scripts, whose servers may die, hang or answer a
 // cancelled request.
 // message shows an error text and checks that the package in the named

@@ -108,8 +108,8 @@ func (r *resolver) transcriptMarkdown(archive, name string) (string, error) {
 			b.WriteString("*" + r.ui[note] + "*\n\n")
 		}
 	}
-	if len(t.Outcome) > 0 {
-		b.WriteString("**" + r.ui["outcome"] + "**\n\n" + fence("text", strings.Join(t.Outcome, "\n")) + "\n")
+	if len(t.Log) > 0 {
+		b.WriteString("**" + r.ui["outcome"] + "**\n\n" + fence("text", strings.Join(t.Log, "\n")) + "\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n"), nil
 }

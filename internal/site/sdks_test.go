@@ -67,8 +67,8 @@ func TestSDKTable(t *testing.T) {
 }
 
 // TestSDKTranscripts checks how an SDK's transcript shows what the
-// guide's never do: requests a dying server left unanswered, what the
-// test saw it do, and a reply to a cancelled request.
+// guide's never do: requests a dying server left unanswered, its log and
+// what the test saw it do, and a reply to a cancelled request.
 func TestSDKTranscripts(t *testing.T) {
 	s := mustBuild(t, en("index", ":::transcript sdks/demo/testdata/scripts/01-demo/calls.txtar crash\n\n"+
 		":::transcript sdks/demo/testdata/scripts/01-demo/calls.txtar cancel\n"))
@@ -78,6 +78,7 @@ func TestSDKTranscripts(t *testing.T) {
 		`id="tdemo-01-demo-calls-cancel"`,
 		"No response: the server sent none.",
 		"What the test saw",
+		"panic: the shelf fell over",
 		"the server exited with status 2",
 		"The server answered a request the client had cancelled.",
 		"context canceled",

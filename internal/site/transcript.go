@@ -56,6 +56,10 @@ type Transcript struct {
 	// which the exchange command says what the server failed to do, such as
 	// "exchange: the server exited with status 2".
 	Outcome []string
+	// Log is the whole pinned log of a Failing case, shown under it: what
+	// the server wrote as it failed (a panic's first frame, a fatal error),
+	// then the Outcome.
+	Log []string
 }
 
 // Key identifies the transcript in the site: archive#case.
@@ -180,6 +184,9 @@ func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
 		if strings.HasPrefix(l, "exchange: ") {
 			t.Outcome = append(t.Outcome, l)
 		}
+		if t.Failing {
+			t.Log = append(t.Log, l)
+		}
 	}
 	chapter := chaptersDir + "/" + path.Base(path.Dir(archive))
 	if fi, err := fs.Stat(r.root, chapter); err == nil && fi.IsDir() && sdk == "" {
@@ -292,10 +299,10 @@ func (r *resolver) transcript(archive, name string) (template.HTML, string, erro
 		}
 		text.WriteString(e.request + " " + e.reply + " ")
 	}
-	if len(t.Outcome) > 0 {
+	if len(t.Log) > 0 {
 		b.WriteString(`<div class="msg outcome"><div class="label">` + esc(r.ui["outcome"]) + `</div>`)
-		b.WriteString(string(r.highlight("text", strings.Join(t.Outcome, "\n"))) + `</div>`)
-		text.WriteString(strings.Join(t.Outcome, " "))
+		b.WriteString(string(r.highlight("text", strings.Join(t.Log, "\n"))) + `</div>`)
+		text.WriteString(strings.Join(t.Log, " "))
 	}
 	if m, ok := r.modules[t.Chapter]; ok && t.Args == nil {
 		fmt.Fprintf(&b, `<div class="run" data-module="%s" data-parts="%d" data-size="%d"><button type="button" class="run-button">%s</button><span class="run-status" role="status"></span></div>`,
