@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"path"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -155,6 +156,9 @@ func (r *resolver) sdkTable(n *directiveNode, file string) (*sdkTable, error) {
 		version, err := r.requiredVersion(path.Join(sdksDir, sdk.Dir, "go.mod"), sdk.Module)
 		if err != nil {
 			return nil, err
+		}
+		if err := checkVersions(r.src, sdk.Name, version); err != nil {
+			return nil, fmt.Errorf("%v, which %s/%s/go.mod requires (write that version, or none)", err, sdksDir, sdk.Dir)
 		}
 		name := sdk.Name + " " + version
 		t.header = append(t.header, name, fmt.Sprintf(r.ui["sdkFix"], name))
@@ -328,6 +332,19 @@ func (r *resolver) requiredVersion(name, module string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%s does not require %s", name, module)
+}
+
+// checkVersions reports a version of the SDK called name that page names,
+// as "<name> v1.2.3" or "<name> `v1.2.3`", other than version: prose that
+// says what an SDK's version does must move with the pins.
+func checkVersions(page []byte, name, version string) error {
+	re := regexp.MustCompile(regexp.QuoteMeta(name) + " `?(v[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]*[0-9A-Za-z])?)")
+	for _, m := range re.FindAllSubmatch(page, -1) {
+		if string(m[1]) != version {
+			return fmt.Errorf("the page names %s %s, not %s", name, m[1], version)
+		}
+	}
+	return nil
 }
 
 // sectionTitles returns the title of each heading with an id among the

@@ -115,10 +115,15 @@ func TestSDKTableErrors(t *testing.T) {
 		{"unknown module", `{"sdks": [{"dir": "demo", "name": "demo-sdk", "module": "example.com/gone"}], "lessons": []}`,
 			"sdks/demo/go.mod does not require example.com/gone"},
 		{"not JSON", `{"sdks": [`, "sdks/lessons.json: unexpected end of JSON input"},
+		{"stale version", "", "the page names demo-sdk v1.2.2, not v1.2.3, which sdks/demo/go.mod requires"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			root := overlay{testRoot(t), fstest.MapFS{"sdks/lessons.json": {Data: []byte(tt.file)}}}
-			_, err := Build(Config{Root: root, Docs: testDocs(t, en("index", sdkPage))})
+			page := sdkPage
+			if tt.file == "" {
+				root, page = overlay{testRoot(t), fstest.MapFS{}}, sdkPage+"\nAs of demo-sdk v1.2.3. Since demo-sdk `v1.2.2`, it answers.\n"
+			}
+			_, err := Build(Config{Root: root, Docs: testDocs(t, en("index", page))})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Build: %v, want an error with %q", err, tt.want)
 			}
