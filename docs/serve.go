@@ -21,7 +21,7 @@ import (
 // compiled are those the chapters' browser modules are compiled from: when
 // one of them changes, the modules are compiled again too.
 var (
-	watched  = []string{"docs", "chapters", "cmd", "mcp", "internal", "testdata/scripts"}
+	watched  = []string{"docs", "chapters", "cmd", "mcp", "internal", "sdks", "testdata/scripts"}
 	compiled = []string{"chapters", "mcp", "internal", "go.mod"}
 )
 

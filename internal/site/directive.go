@@ -17,7 +17,8 @@ type resolver struct {
 	modules     map[string]module // the chapters' browser modules, by directory
 	ui          map[string]string // the interface strings of the page's language
 	files       map[string][]byte
-	transcripts map[string]*Transcript // by Transcript.Key
+	loaded      map[string]*Transcript // every case read, by Transcript.Key
+	transcripts map[string]*Transcript // the cases a page shows, by Transcript.Key
 	literals    map[string][]string    // string constants by package directory
 	packages    map[string][]*ast.File // parsed packages by directory
 	tables      map[string][]errorRow  // error tables by package directory
@@ -36,6 +37,7 @@ func newResolver(root fs.FS, modules map[string]module) *resolver {
 		root:        root,
 		modules:     modules,
 		files:       make(map[string][]byte),
+		loaded:      make(map[string]*Transcript),
 		transcripts: make(map[string]*Transcript),
 		literals:    make(map[string][]string),
 		packages:    make(map[string][]*ast.File),

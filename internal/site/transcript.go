@@ -144,10 +144,12 @@ func answers(reply, request string) bool {
 	return string(r.ID) == string(q.ID)
 }
 
-// loadTranscript reads and checks one case of an archive.
+// loadTranscript reads and checks one case of an archive, once a build. A
+// case read only to be compared (:::sdks) is not one the site shows: the
+// transcript directive records those in r.transcripts.
 func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
 	t := &Transcript{Archive: archive, Case: name}
-	if cached, ok := r.transcripts[t.Key()]; ok {
+	if cached, ok := r.loaded[t.Key()]; ok {
 		return cached, nil
 	}
 	sdk, ok := scriptsOf(archive)
@@ -195,7 +197,7 @@ func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
 	if _, err := t.exchanges(); err != nil {
 		return nil, fmt.Errorf("%s: case %s: %v", archive, name, err)
 	}
-	r.transcripts[t.Key()] = t
+	r.loaded[t.Key()] = t
 	return t, nil
 }
 
@@ -272,6 +274,7 @@ func (r *resolver) transcript(archive, name string) (template.HTML, string, erro
 	if err != nil {
 		return "", "", err
 	}
+	r.transcripts[t.Key()] = t
 	ex, _ := t.exchanges() // checked by loadTranscript
 	esc := template.HTMLEscapeString
 	var b, text strings.Builder
