@@ -39,7 +39,8 @@
 //
 // A reply to the cancelled request would be printed too, and fail the pin.
 // The command prints every line the server writes to stdout verbatim, so
-// a pin holds the whole exchange. What the server logs on stderr becomes
+// a pin holds the whole exchange; a reply to a cancelled request, which
+// races the replies sent after the cancellation, comes after all of them. What the server logs on stderr becomes
 // the command's stderr with what changes from run to run (the time,
 // goroutine numbers, source paths and lines, all of a stack but its first
 // frame's function) replaced by placeholders, by [NormalizeLog]: a log pin
@@ -173,10 +174,13 @@ func Cmd(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // run runs the server command in dir, sends it the request lines in lock
-// step and writes every line it prints to stdout.
+// step and writes every line it prints to stdout, a reply to a cancelled
+// request last (see cancelledLast).
 func run(command, requests []string, dir string, stdout, stderr io.Writer) error {
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Dir = dir
 	cmd.Stderr = stderr
-	return lockstep.Run(context.Background(), cmd, requests, lockstep.ReplyTimeout, func(line []byte) { stdout.Write(line) })
+	each, flush := cancelledLast(stdout, requests)
+	defer flush()
+	return lockstep.Run(context.Background(), cmd, requests, lockstep.ReplyTimeout, each)
 }

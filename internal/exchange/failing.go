@@ -48,7 +48,8 @@ func runFailing(command, requests []string, dir string, stdout, stderr io.Writer
 		}
 		cmd.Wait()
 	}()
-	each := func(line []byte) { stdout.Write(line) }
+	each, flush := cancelledLast(stdout, requests)
+	defer flush()
 	var outcome []string
 	owed := lockstep.OwedReplies(requests)
 	closed := false

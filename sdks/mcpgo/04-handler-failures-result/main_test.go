@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/mcpbookshop/guide/sdks/mcpgo/internal/pins"
+	"github.com/mcpbookshop/guide/internal/exchange"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -20,5 +20,5 @@ func TestMain(m *testing.M) {
 
 // TestScripts pins what this main sends, in testdata/scripts/04-handler-failures-result.
 func TestScripts(t *testing.T) {
-	pins.Run(t, "04-handler-failures-result")
+	exchange.RunDir(t, "../testdata/scripts/04-handler-failures-result")
 }
