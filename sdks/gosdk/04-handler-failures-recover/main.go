@@ -1,16 +1,18 @@
-// Chapter 04 with the official Go SDK, the guide's way for a panic: recovered.
+// Chapter 04 with the official Go SDK, the guide's way: a panic recovered,
+// and the warehouse's own error kept for the log.
 //
 // The same four tools as the guide's chapter: get_author has a bug (Beowulf
 // has no known author, and the handler takes every book's first);
 // check_stock asks the warehouse (warehouse.go) under a deadline; get_price
 // has a bug too (price.go); wait_for_stock waits until the client cancels.
-// The SDK has no mark for an error whose text is for the log only, so the
-// warehouse's own error goes to the model as it is.
 //
 // The SDK recovers no panic: a handler's panic ends the process, and every
 // session with it. recoverPanics (recover.go), a receiving middleware,
 // turns a panic in a tool into the guide's bare tool error and logs it with
-// its stack, and the next request is served.
+// its stack, and the next request is served. The SDK has no mark for an
+// error whose text is for the log only, as the guide's mcp.Internal is, so
+// check_stock logs the warehouse's error itself and returns the bare tool
+// error, which tells the model only that the tool failed.
 package main
 
 import (
@@ -60,7 +62,10 @@ func checkStock(ctx context.Context, req *mcp.CallToolRequest, args titleArgs) (
 			warehouseTimeout, err)
 	}
 	if err != nil {
-		return nil, nil, err // its text describes the warehouse's insides, and the model reads it
+		// The fix: the warehouse's text is for the operator, not the model.
+		logger.ErrorContext(ctx, "tool failed", "tool", req.Params.Name, "error", err)
+		return &mcp.CallToolResult{IsError: true,
+			Content: []mcp.Content{&mcp.TextContent{Text: "Error executing tool " + req.Params.Name}}}, nil, nil
 	}
 	return text(fmt.Sprintf("%d copies of %s in stock.", copies, args.Title)), nil, nil
 }

@@ -1,11 +1,13 @@
 // Chapter 04 with mcp-go, the way to the guide's behaviour: the Bookshop of
-// 04-handler-failures, its handlers unchanged, with two server options.
+// 04-handler-failures with two server options, and one handler line.
 //
 // toolErrors, a tool handler middleware, turns a handler's Go error into a
 // tool error the model reads (isError), and a panic into a bare tool error,
-// its value and stack in the log only. server.WithOutputSchemaValidation
-// checks a structured result against the tool's output schema, so
-// get_price's negative price is not sent.
+// its value and stack in the log only. check_stock marks the warehouse's
+// own error internal (internalError), as the guide's mcp.Internal does:
+// toolErrors logs it and sends the bare tool error. The option
+// server.WithOutputSchemaValidation checks a structured result against the
+// tool's output schema, so get_price's negative price is not sent.
 package main
 
 import (
@@ -50,7 +52,7 @@ func checkStock(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResu
 		return nil, fmt.Errorf("The warehouse did not answer within %v; try again later (%w).", warehouseTimeout, err)
 	}
 	if err != nil {
-		return nil, err // the warehouse's own text, SQL and all
+		return nil, internalError{err} // the fix: the warehouse's text is for the log only
 	}
 	return mcp.NewToolResultText(fmt.Sprintf("%d copies of %s in stock.", copies, title)), nil
 }
@@ -87,18 +89,31 @@ func newServer(opts ...server.ServerOption) *server.MCPServer {
 	return s
 }
 
+// internalError marks an error whose text is for the operator's log only,
+// as the guide's mcp.Internal does: toolErrors tells the model only that
+// the tool failed.
+type internalError struct{ error }
+
+func (e internalError) Unwrap() error { return e.error }
+
 // toolErrors is the middleware that makes every handler failure a tool
 // error: the fix.
 func toolErrors(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		bare := "Error executing tool " + req.Params.Name
 		defer func() {
 			if p := recover(); p != nil {
 				logger.ErrorContext(ctx, "panic in tool handler", "tool", req.Params.Name, "panic", p, "stack", string(debug.Stack()))
-				res, err = mcp.NewToolResultError("Error executing tool "+req.Params.Name), nil
+				res, err = mcp.NewToolResultError(bare), nil
 			}
 		}()
 		res, err = next(ctx, req)
-		if err != nil {
+		var internal internalError
+		switch {
+		case errors.As(err, &internal):
+			logger.ErrorContext(ctx, "tool failed", "tool", req.Params.Name, "error", internal.error)
+			return mcp.NewToolResultError(bare), nil
+		case err != nil:
 			logger.InfoContext(ctx, "tool error", "tool", req.Params.Name, "error", err)
 			return mcp.NewToolResultError(err.Error()), nil
 		}
