@@ -5,8 +5,8 @@
 //
 // This package is only the root module's way into them: go generate ./...
 // from the repository's root runs the lines below, which refresh the SDK
-// modules' pins as it refreshes the chapters'. Each module's own
-// go:generate lines run each main's scripts with -update.
+// modules' pins as it refreshes the chapters'. In each module, every
+// main's test has a generate line that runs its scripts with -update.
 package sdks
 
 //go:generate go -C gosdk generate ./...
