@@ -2,7 +2,6 @@ package exchange
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 
 	"github.com/mcpbookshop/guide/internal/lockstep"
@@ -21,13 +20,13 @@ func cancelledLast(w io.Writer, requests []string) (each func(line []byte), flus
 	cancelled := make(map[string]bool)
 	owed := lockstep.OwedReplies(requests)
 	for n, line := range requests {
-		if id := messageID([]byte(line)); id != "" && !owed[n] && lockstep.ExpectsReply([]byte(line)) {
+		if id, ok := lockstep.ID([]byte(line)); ok && !owed[n] && lockstep.ExpectsReply([]byte(line)) {
 			cancelled[id] = true
 		}
 	}
 	var late [][]byte
 	each = func(line []byte) {
-		if len(cancelled) > 0 && cancelled[messageID(line)] {
+		if id, ok := lockstep.ID(line); ok && cancelled[id] {
 			late = append(late, bytes.Clone(line))
 			return
 		}
@@ -40,18 +39,4 @@ func cancelledLast(w io.Writer, requests []string) (each func(line []byte), flus
 		late = nil
 	}
 	return each, flush
-}
-
-// messageID returns the id of a JSON-RPC message, compacted, or "" for a
-// line that has none.
-func messageID(line []byte) string {
-	var m struct{ ID json.RawMessage }
-	if json.Unmarshal(line, &m) != nil || m.ID == nil || string(m.ID) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, m.ID) != nil {
-		return ""
-	}
-	return b.String()
 }

@@ -72,7 +72,7 @@ func OwedReplies(lines []string) []bool {
 			}
 			continue
 		}
-		if id, ok := requestID(line); ok && cancelled[id] {
+		if id, ok := ID(line); ok && cancelled[id] {
 			owed[i] = false
 		}
 	}
@@ -94,8 +94,10 @@ func cancels(line []byte) (string, bool) {
 	return compact(m.Params.RequestID), true
 }
 
-// requestID returns the id, compacted, of a line that is one request.
-func requestID(line []byte) (string, bool) {
+// ID returns the id, compacted, of a line that is one JSON-RPC message, a
+// request or a response, whose id is a string or a number; false for a
+// line with no such id (a notification, an id null, a batch, not JSON).
+func ID(line []byte) (string, bool) {
 	var m struct {
 		ID json.RawMessage `json:"id"`
 	}

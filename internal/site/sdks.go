@@ -213,7 +213,7 @@ func (r *resolver) sdkCell(guide *Transcript, sdk, main, archive, name string) (
 	}
 	ex, _ := t.exchanges() // checked by loadTranscript
 	want, _ := guide.exchanges()
-	same := len(t.Outcome) == 0
+	same := len(t.Outcome()) == 0
 	for i := range ex {
 		same = same && sameJSON(ex[i].reply, want[i].reply)
 	}
@@ -260,7 +260,7 @@ func summarize(t *Transcript, ui map[string]string) sdkCell {
 		}
 		c.lines = append(c.lines, l)
 	}
-	c.lines = append(c.lines, t.Outcome...)
+	c.lines = append(c.lines, t.Outcome()...)
 	return c
 }
 

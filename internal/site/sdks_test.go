@@ -1,6 +1,12 @@
 package site
 
 import (
+	"encoding/json"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -128,5 +134,59 @@ func TestSDKTableErrors(t *testing.T) {
 				t.Errorf("Build: %v, want an error with %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// requestLine is how the exchange command names a request, by its line.
+var requestLine = regexp.MustCompile(`request line [0-9]+`)
+
+// TestSDKErasAgree backs the sentence of docs/your-sdk/en.md that says the
+// SDKs' legacy pins hold the same answers as the modern ones: for every
+// lesson of sdks/lessons.json whose case is a modern one, each SDK main's
+// legacy case (after the handshake) sends what its modern case sends. When
+// a new SDK version makes them differ, change the sentence, then this test.
+func TestSDKErasAgree(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(repoRoot, sdksDir, "lessons.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ls lessons
+	if err := json.Unmarshal(src, &ls); err != nil {
+		t.Fatal(err)
+	}
+	r := newResolver(os.DirFS(repoRoot), nil)
+	ui := map[string]string{"noReplyShort": "no reply"}
+	compared := 0
+	for _, l := range ls.Lessons {
+		chapter, name, _ := strings.Cut(l.Case, "#")
+		if path.Base(chapter) != "modern.txtar" {
+			continue
+		}
+		for sdk, m := range l.Mains {
+			for _, main := range []string{m.Default, m.Fix} {
+				dir := path.Join(sdksDir, sdk, scriptsDir, main)
+				if main == "" || r.unpinned(path.Join(dir, "modern.txtar"), name) {
+					continue
+				}
+				var said [2][]string
+				for i, era := range []string{"modern.txtar", "legacy.txtar"} {
+					tr, err := r.loadTranscript(path.Join(dir, era), name)
+					if err != nil {
+						t.Fatalf("lesson %s: %v", l.ID, err)
+					}
+					for _, l := range summarize(tr, ui).lines {
+						// The legacy requests come after two lines of handshake.
+						said[i] = append(said[i], requestLine.ReplaceAllString(l, "request line N"))
+					}
+				}
+				if !slices.Equal(said[0], said[1]) {
+					t.Errorf("lesson %s, %s: the modern case sends %q, the legacy one %q", l.ID, dir, said[0], said[1])
+				}
+				compared++
+			}
+		}
+	}
+	if compared < 20 {
+		t.Errorf("compared %d cases in both eras, want the lessons' 20 or more", compared)
 	}
 }

@@ -52,14 +52,24 @@ type Transcript struct {
 	// dies, hangs or leaves a request unanswered, so a request may have no
 	// pinned reply.
 	Failing bool
-	// Outcome are the lines of the case's pinned log, log/<case>.log, in
-	// which the exchange command says what the server failed to do, such as
-	// "exchange: the server exited with status 2".
-	Outcome []string
-	// Log is the whole pinned log of a Failing case, shown under it: what
-	// the server wrote as it failed (a panic's first frame, a fatal error),
-	// then the Outcome.
+	// Log is the pinned log, log/<case>.log, of a Failing case, shown under
+	// it: what the server wrote as it failed (a panic's first frame, a fatal
+	// error), then the lines in which the exchange command says what the
+	// server failed to do (Outcome).
 	Log []string
+}
+
+// Outcome returns the lines of t's Log in which the exchange command says
+// what the server failed to do, such as "exchange: the server exited with
+// status 2".
+func (t *Transcript) Outcome() []string {
+	var out []string
+	for _, l := range t.Log {
+		if strings.HasPrefix(l, "exchange: ") {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // Key identifies the transcript in the site: archive#case.
@@ -136,12 +146,9 @@ func (t *Transcript) exchanges() ([]exchange, error) {
 // same, or either has none that can be read (a reply to a line that is not
 // JSON has id null; a batch's reply is an array).
 func answers(reply, request string) bool {
-	var r, q struct{ ID json.RawMessage }
-	if json.Unmarshal([]byte(reply), &r) != nil || json.Unmarshal([]byte(request), &q) != nil ||
-		len(r.ID) == 0 || len(q.ID) == 0 || string(r.ID) == "null" {
-		return true
-	}
-	return string(r.ID) == string(q.ID)
+	r, ok := lockstep.ID([]byte(reply))
+	q, ok2 := lockstep.ID([]byte(request))
+	return !ok || !ok2 || r == q
 }
 
 // loadTranscript reads and checks one case of an archive, once a build. A
@@ -182,13 +189,8 @@ func (r *resolver) loadTranscript(archive, name string) (*Transcript, error) {
 		f := strings.Fields(l)
 		return len(f) > 2 && f[0] == "!" && f[1] == "exchange" && f[2] == reqFile
 	})
-	for _, l := range lines(files["log/"+name+".log"]) {
-		if strings.HasPrefix(l, "exchange: ") {
-			t.Outcome = append(t.Outcome, l)
-		}
-		if t.Failing {
-			t.Log = append(t.Log, l)
-		}
+	if t.Failing {
+		t.Log = lines(files["log/"+name+".log"])
 	}
 	chapter := chaptersDir + "/" + path.Base(path.Dir(archive))
 	if fi, err := fs.Stat(r.root, chapter); err == nil && fi.IsDir() && sdk == "" {
