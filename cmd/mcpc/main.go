@@ -140,6 +140,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	cmdArgs := fs.Args()
+	if len(cmdArgs) > 0 && cmdArgs[0] == "check" {
+		ctx, cancel := context.WithTimeout(ctx, *timeout)
+		defer cancel()
+		return checkCommand(ctx, cmdArgs[1:], server, *url, era, stdout, stderr)
+	}
 	if err := checkUsage(cmdArgs, server, *url); err != nil {
 		fmt.Fprintf(stderr, "mcpc: %v\nRun 'mcpc -h' for usage.\n", err)
 		return exitFailure
