@@ -89,11 +89,11 @@ func Judge(p *Probe, a *Answer) []Verdict {
 	v.Kind, v.Detail, v.Quote = judgeClass(p, a, c)
 	out := []Verdict{v}
 	if len(a.Stray) > 0 {
-		out = append(out, Verdict{Lesson: LessonStdout, Target: p.Lesson, Version: a.Version, Kind: AgainstMust, Quote: qStdout,
+		out = append(out, Verdict{Lesson: LessonStdout, Target: p.Lesson + " · " + p.Target, Version: a.Version, Kind: AgainstMust, Quote: qStdout,
 			Detail: fmt.Sprintf("it wrote %q to stdout", shorten(a.Stray[0], 80)), Request: p.Short, Reply: v.Reply})
 	}
 	for _, l := range scanLeaks(a.Received, a.Sent) {
-		out = append(out, Verdict{Lesson: LessonInternals, Target: p.Lesson, Version: a.Version, Kind: Leaks, Row: "tool-panic",
+		out = append(out, Verdict{Lesson: LessonInternals, Target: p.Lesson + " · " + p.Target, Version: a.Version, Kind: Leaks, Row: "tool-panic",
 			Detail: fmt.Sprintf("%s: %q", l.what, l.quote), Request: p.Short, Reply: v.Reply})
 	}
 	return out
@@ -354,7 +354,7 @@ func replyForm(p *Probe, a *Answer, c class) string {
 	default:
 		s = "no reply"
 	}
-	if a.HTTP && a.Status != 0 {
+	if a.HTTP && a.Status != 0 && p.Lesson != LessonCancellation {
 		s = fmt.Sprintf("HTTP %d %s", a.Status, s)
 	}
 	return s

@@ -3,8 +3,8 @@ package check
 import (
 	"encoding/json"
 	"maps"
-	"slices"
 	"regexp"
+	"slices"
 	"strings"
 )
 

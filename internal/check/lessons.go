@@ -25,6 +25,7 @@ type tool struct {
 // catalog is what the server lists: what the lessons are built from.
 type catalog struct {
 	tools     []tool
+	published []string // the texts of the tools' schemas: the server's interface, which a reply may repeat
 	templates []string // URI templates
 	noTools   string   // why there are no tools to probe, when tools/list failed
 	noRes     string   // why there are no resources to probe, when both lists failed
@@ -72,6 +73,7 @@ func (s *session) discover(ctx context.Context) (*catalog, error) {
 		var t tool
 		if json.Unmarshal(raw, &t) == nil && t.Name != "" {
 			c.tools = append(c.tools, t)
+			c.published = append(c.published, texts(t.InputSchema)...)
 		}
 	}); err != nil {
 		return nil, err
@@ -162,7 +164,7 @@ func (pl *planner) plan(c *catalog) {
 	}
 	pl.messages()
 	pl.resources(c)
-	pl.cancellation()
+	pl.cancellation(c)
 }
 
 func (pl *planner) unknownTool(c *catalog) {
@@ -316,16 +318,24 @@ func (pl *planner) resources(c *catalog) {
 
 // cancellation adds a request cancelled as soon as it is sent: with
 // notifications/cancelled, or over 2026-07-28 HTTP by closing its stream.
-func (pl *planner) cancellation() {
-	p := &Probe{Lesson: LessonCancellation, Target: "tools/list"}
+// It cancels a list the server offers.
+func (pl *planner) cancellation(c *catalog) {
+	method := "tools/list"
+	switch {
+	case c.noTools != "" && c.noRes == "":
+		method = "resources/list"
+	case c.noTools != "":
+		_, method, _ = pl.s.followUp()
+	}
+	p := &Probe{Lesson: LessonCancellation, Target: method}
 	if pl.http && pl.s.modern {
 		p.Close = true
-		pl.add(p, "tools/list", nil)
+		pl.add(p, method, nil)
 		p.Short += ", its stream closed at once"
 		return
 	}
 	id := pl.s.lastID + 1
 	p.Lines = [][]byte{pl.s.msg(nil, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpc check: a cancellation"})}
-	pl.add(p, "tools/list", nil)
+	pl.add(p, method, nil)
 	p.Short += ", then notifications/cancelled"
 }

@@ -114,6 +114,7 @@ func checkEra(ctx context.Context, cfg *Config, t transport, modern bool) (*Era,
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		a.Sent = append(a.Sent, cat.published...)
 		for _, v := range Judge(p, a) {
 			leaked = leaked || v.Kind == Leaks
 			era.Verdicts = append(era.Verdicts, v)

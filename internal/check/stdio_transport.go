@@ -196,7 +196,7 @@ func (p *Probe) matches(line []byte, id string, isResp bool) bool {
 		return false
 	}
 	if isResp {
-		return id == "null" || id == "" || p.Lesson == LessonBatch
+		return p.ID == "" || id == "null" || id == ""
 	}
 	return len(line) > 0 && line[0] == '['
 }
