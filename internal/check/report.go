@@ -120,7 +120,7 @@ func (r *Report) WritePlan(w io.Writer) {
 		for _, p := range e.Probes {
 			fmt.Fprintf(w, "%s · %s\n", p.Lesson, p.Target)
 			for _, m := range p.Lines {
-				fmt.Fprintf(w, "  %s\n", shorten(string(m), 400))
+				fmt.Fprintf(w, "  %s\n", m)
 			}
 		}
 	}

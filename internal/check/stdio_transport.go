@@ -95,10 +95,15 @@ func (t *stdioTransport) request(ctx context.Context, s *session, msg []byte, me
 	}
 }
 
+// maxFollowUps is how many requests, one after the other, a server may
+// answer before a probe's reply counts as none: a server that handles
+// requests concurrently may answer a quick follow-up before the probe.
+const maxFollowUps = 8
+
 // exchange sends p's messages and then a request that the server answers
-// at once (ping or server/discover); once that is answered, a reply the
-// probe owes that has not come is sent one more request's time, then
-// counted as none. So silence is settled by the server's own answers,
+// at once (ping or server/discover); each time that is answered before the
+// probe's reply, it sends another, and once maxFollowUps were answered the
+// reply counts as none. So silence is settled by the server's own answers,
 // never by waiting out a bound: the bound, wait, is only for a server that
 // answers nothing at all.
 func (t *stdioTransport) exchange(ctx context.Context, s *session, p *Probe) *Answer {
@@ -160,7 +165,7 @@ func (t *stdioTransport) exchange(ctx context.Context, s *session, p *Probe) *An
 			switch {
 			case isResp && id == followID:
 				a.Next = true
-				if a.Reply != nil || p.ID == "" && !p.Settle || followUps == 2 {
+				if a.Reply != nil || p.ID == "" && !p.Settle || followUps == maxFollowUps {
 					a.Silent = a.Reply == nil
 					s.texts += len(a.Received)
 					return a
