@@ -26,7 +26,7 @@ var leakPatterns = []struct {
 	{"a Python traceback", regexp.MustCompile(`Traceback \(most recent call last\)|File "[^"]+", line \d+`)},
 	{"a JavaScript stack", regexp.MustCompile(`(?m)^\s*at (?:async )?[\w$.<>\[\] ]*\(?(?:file://)?[\w/\\:.@-]+\.[cm]?[jt]sx?:\d+:\d+\)?`)},
 	{"a Java stack", regexp.MustCompile(`\bat [\w$]+(?:\.[\w$<>]+)+\((?:[\w$]+\.(?:java|kt|scala)(?::\d+)?|Native Method|Unknown Source)\)|Exception in thread "|\b(?:java|javax|jakarta)\.[\w.]+(?:Exception|Error)\b`)},
-	{"an SQL statement", regexp.MustCompile(`(?i)\b(?:SELECT\s+[\w*,. ()"]+\s+FROM|INSERT\s+INTO|UPDATE\s+[\w."]+\s+SET|DELETE\s+FROM)\s+[\w."]+`)},
+	{"an SQL statement", regexp.MustCompile(`\b(?:SELECT\s+[\w*,. ()"]+\s+FROM|INSERT\s+INTO|UPDATE\s+[\w."]+\s+SET|DELETE\s+FROM)\s+[\w."]+`)}, // as drivers print them: in capitals
 	{"a database driver's error", regexp.MustCompile(`(?i)\bSQLSTATE\b|\bpq: |\bORA-\d{5}\b|\bError \d{4} \(\w{5}\)|\bsqlite3?\b.*error|syntax error at or near|no such table:|no such column:|duplicate key value violates|violates (?:foreign key|unique|not-null) constraint|psycopg2?\.|sqlalchemy\.exc|\bSequelize\w*Error\b|\bPrismaClient\w*Error\b`)},
 	{"a source path with a line number", regexp.MustCompile(`(?:[A-Za-z]:\\|/)?(?:[\w.@-]+[/\\])+[\w.-]+\.(?:go|py|js|mjs|cjs|ts|java|kt|rb|rs|cs|php|c|cc|cpp|h|swift|scala|ex|exs):\d+`)},
 }
