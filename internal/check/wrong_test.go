@@ -16,7 +16,9 @@ func TestMain(m *testing.M) {
 		checktest.WrongServer()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	binaries.Remove()
+	os.Exit(code)
 }
 
 // verdictKey names a verdict in the table of those the wrong server
