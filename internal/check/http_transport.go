@@ -176,7 +176,11 @@ func (t *httpTransport) exchange(ctx context.Context, s *session, p *Probe) *Ans
 		var netErr interface{ Timeout() bool }
 		switch {
 		case errors.As(err, &netErr) && netErr.Timeout(), errors.Is(err, context.DeadlineExceeded):
-			a.Hung = true
+			// Does it answer anything else?
+			follow, method, _ := s.followUp()
+			got, err := t.post(ctx, s, follow, method, "", s.version, false)
+			a.Next = err == nil && len(got.replies()) > 0
+			a.Silent, a.Hung = a.Next && p.owed(), !a.Next
 			return a
 		case err != nil:
 			a.Exit = "the request failed: " + err.Error()

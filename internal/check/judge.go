@@ -115,11 +115,18 @@ func judgeClass(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
 		return AsGuide, "", nil // whether the cancelled request was answered is a race the spec allows either way
 	}
 	silentOK := p.Lesson == LessonMalformedLine || p.Lesson == LessonInvalidRequest || p.Lesson == LessonBatch
+	if c.kind == "" && a.Silent && p.runsHandler() {
+		why := "no reply within " + a.Wait + ", though it answered a request sent after it: a slow tool, or one that waits for a cancellation (raise -wait)"
+		if p.Lesson == LessonValidation {
+			why += "; a server that validates arguments answers at once, so the handler may be running with them"
+		}
+		return NotChecked, why, nil
+	}
 	if c.kind == "" && !silentOK {
 		if a.HTTP {
 			return AgainstMust, fmt.Sprintf("HTTP %d with no JSON-RPC response", a.Status), qReply
 		}
-		return AgainstMust, "no reply, though it answered a request sent after it", qReply
+		return AgainstMust, "no reply within " + a.Wait + ", though it answered a request sent after it", qReply
 	}
 	if p.ID != "" && (c.kind == "error" || c.kind == "result" || c.kind == "tool error") && c.id != p.ID && !(silentOK && c.id == "null") {
 		return AgainstMust, fmt.Sprintf("the reply's id is %s, not %s", orNone(c.id), p.ID), qSameID
@@ -349,6 +356,8 @@ func replyForm(p *Probe, a *Answer, c class) string {
 		s = "result " + shorten(compactJSON(mustJSON(c.result)), 72)
 	case c.kind == "batch":
 		s = "a batch of replies"
+	case a.Silent && p.owed():
+		s = "no reply within " + a.Wait
 	case a.Silent:
 		s = "no reply (the next request was answered)"
 	default:
@@ -358,4 +367,10 @@ func replyForm(p *Probe, a *Answer, c class) string {
 		s = fmt.Sprintf("HTTP %d %s", a.Status, s)
 	}
 	return s
+}
+
+// runsHandler reports whether p calls a tool, whose handler may take its
+// time: its silence is not the protocol's.
+func (p *Probe) runsHandler() bool {
+	return p.Lesson == LessonCall || p.Lesson == LessonLargeArgument || p.Lesson == LessonValidation
 }

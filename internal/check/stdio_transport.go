@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -95,17 +96,18 @@ func (t *stdioTransport) request(ctx context.Context, s *session, msg []byte, me
 	}
 }
 
-// maxFollowUps is how many requests, one after the other, a server may
-// answer before a probe's reply counts as none: a server that handles
-// requests concurrently may answer a quick follow-up before the probe.
-const maxFollowUps = 8
+// settleFollowUps is how many requests, one after the other, a server may
+// answer before the reply to a message that may have none (a line that is
+// not JSON, an invalid request, a batch) counts as none: a server that
+// handles messages concurrently may answer a quick follow-up first.
+const settleFollowUps = 3
 
 // exchange sends p's messages and then a request that the server answers
-// at once (ping or server/discover); each time that is answered before the
-// probe's reply, it sends another, and once maxFollowUps were answered the
-// reply counts as none. So silence is settled by the server's own answers,
-// never by waiting out a bound: the bound, wait, is only for a server that
-// answers nothing at all.
+// at once (ping or server/discover). For a message that may get no reply,
+// the follow-ups settle it: once settleFollowUps were answered before any
+// reply, there is none. A request, which is owed a reply, waits for it up
+// to the bound, wait, while the follow-up shows whether the server still
+// answers anything; so does a server that answers nothing at all.
 func (t *stdioTransport) exchange(ctx context.Context, s *session, p *Probe) *Answer {
 	a := &Answer{Version: s.version, Wait: t.wait.String()}
 	if err := t.ensure(); err != nil {
@@ -140,10 +142,16 @@ func (t *stdioTransport) exchange(ctx context.Context, s *session, p *Probe) *An
 	if proc.write(ctx, follow) != nil {
 		return died()
 	}
+	owed := p.owed()
 	followUps := 1
 	timer := time.NewTimer(t.bound())
 	defer timer.Stop()
 	for {
+		if a.Next && (a.Reply != nil || !owed && (!p.Settle || followUps == settleFollowUps+1)) {
+			a.Silent = a.Reply == nil
+			s.texts += len(a.Received)
+			return a
+		}
 		select {
 		case r, ok := <-proc.lines:
 			if !ok {
@@ -165,20 +173,23 @@ func (t *stdioTransport) exchange(ctx context.Context, s *session, p *Probe) *An
 			switch {
 			case isResp && id == followID:
 				a.Next = true
-				if a.Reply != nil || p.ID == "" && !p.Settle || followUps == maxFollowUps {
-					a.Silent = a.Reply == nil
-					s.texts += len(a.Received)
-					return a
-				}
-				follow, _, followID = s.followUp()
-				followUps++
-				if proc.write(ctx, follow) != nil {
-					return died()
+				if p.Settle && a.Reply == nil && followUps <= settleFollowUps {
+					follow, _, followID = s.followUp()
+					followUps++
+					a.Next = false
+					if proc.write(ctx, follow) != nil {
+						return died()
+					}
 				}
 			case a.Reply == nil && p.matches(r.line, id, isResp):
 				a.Reply, a.Overlong = r.line, r.overlong
 			}
 		case <-timer.C:
+			if owed && a.Next { // it answers others, not this one: the request is cancelled
+				a.Silent = true
+				proc.write(ctx, s.msg(nil, "notifications/cancelled", map[string]any{"requestId": json.RawMessage(p.ID), "reason": "mcpc check: no reply within " + a.Wait}))
+				return a
+			}
 			a.Hung = true
 			t.drop()
 			return a
@@ -187,6 +198,12 @@ func (t *stdioTransport) exchange(ctx context.Context, s *session, p *Probe) *An
 			return a
 		}
 	}
+}
+
+// owed reports whether p is a request the server owes a reply: one with an
+// id, neither a message that is invalid as a whole nor one it cancels.
+func (p *Probe) owed() bool {
+	return p.ID != "" && !p.Settle && p.Lesson != LessonCancellation
 }
 
 // matches reports whether a line the server wrote is the reply to p: the
