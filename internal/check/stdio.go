@@ -128,15 +128,18 @@ func (s *stdio) exitText() string {
 	return how
 }
 
-// stop closes the server's input, waits a little for it to exit, then
-// kills its process group, and reaps it.
-func (s *stdio) stop() {
+// stop closes the server's input and, when graceful, waits a little for
+// it to exit; then it kills its process group, and reaps it. A server that
+// hung or flooded is stopped at once.
+func (s *stdio) stop(graceful bool) {
 	s.in.Close()
 	t := time.NewTimer(stopWait)
 	defer t.Stop()
-	select {
-	case <-s.exited:
-	case <-t.C:
+	if graceful {
+		select {
+		case <-s.exited:
+		case <-t.C:
+		}
 	}
 	killGroup(s.cmd)
 	go func() {

@@ -45,15 +45,22 @@ func (t *stdioTransport) bound() time.Duration {
 	return t.wait
 }
 
-// drop stops the server, so that the next use starts a new one.
+// drop stops a server that hung or died, so that the next use starts a
+// new one.
 func (t *stdioTransport) drop() {
 	if t.proc != nil {
-		t.proc.stop()
+		t.proc.stop(false)
 		t.proc, t.needed = nil, true
 	}
 }
 
-func (t *stdioTransport) close() { t.drop() }
+// close stops the server, giving it a moment to exit on its own.
+func (t *stdioTransport) close() {
+	if t.proc != nil {
+		t.proc.stop(true)
+		t.proc = nil
+	}
+}
 
 func (t *stdioTransport) notify(ctx context.Context, s *session, msg []byte, method string) error {
 	if err := t.ensure(); err != nil {
