@@ -162,7 +162,7 @@ func (pl *planner) plan(c *catalog) {
 	if c.noTools != "" {
 		pl.skip(LessonValidation, "", "the server offers no tools: "+c.noTools)
 	}
-	pl.messages()
+	pl.messages(c)
 	pl.resources(c)
 	pl.cancellation(c)
 }
@@ -250,7 +250,7 @@ func parseSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 
 // messages adds the probes of messages that are not valid requests, of an
 // unknown method and of an unsupported version.
-func (pl *planner) messages() {
+func (pl *planner) messages(c *catalog) {
 	s := pl.s
 	pl.raw(&Probe{Lesson: LessonMalformedLine, Target: "not JSON", Row: "parse-error"}, []byte(`{"jsonrpc": "2.0", "id": 1, "method": "tools/list" (not JSON)`))
 	pl.add(&Probe{Lesson: LessonUnknownMethod, Target: breakTag + "/no-such-method", Row: "method-not-found"}, breakTag+"/no-such-method", nil)
@@ -276,7 +276,7 @@ func (pl *planner) messages() {
 	pl.raw(&Probe{Lesson: LessonBatch, Target: "two tools/list", Row: row, Method: "tools/list", Short: "[tools/list, tools/list]"}, []byte(batch))
 
 	if s.modern {
-		pl.add(&Probe{Lesson: LessonUnsupportedVersion, Target: unsupportedVersion, Row: "unsupported-version", Version: unsupportedVersion}, "tools/list", nil)
+		pl.add(&Probe{Lesson: LessonUnsupportedVersion, Target: unsupportedVersion, Row: "unsupported-version", Version: unsupportedVersion}, pl.listMethod(c), nil)
 	} else {
 		pl.add(&Probe{Lesson: LessonUnsupportedVersion, Target: "initialize " + unsupportedVersion, Row: "unsupported-version", Fresh: true, Version: ""},
 			"initialize", initParams(unsupportedVersion))
@@ -320,13 +320,7 @@ func (pl *planner) resources(c *catalog) {
 // notifications/cancelled, or over 2026-07-28 HTTP by closing its stream.
 // It cancels a list the server offers.
 func (pl *planner) cancellation(c *catalog) {
-	method := "tools/list"
-	switch {
-	case c.noTools != "" && c.noRes == "":
-		method = "resources/list"
-	case c.noTools != "":
-		_, method, _ = pl.s.followUp()
-	}
+	method := pl.listMethod(c)
 	p := &Probe{Lesson: LessonCancellation, Target: method}
 	if pl.http && pl.s.modern {
 		p.Close = true
@@ -338,4 +332,17 @@ func (pl *planner) cancellation(c *catalog) {
 	p.Lines = [][]byte{pl.s.msg(nil, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpc check: a cancellation"})}
 	pl.add(p, method, nil)
 	p.Short += ", then notifications/cancelled"
+}
+
+// listMethod returns a request every server of the session's kind answers
+// with a result: a list it offers, or the era's own request.
+func (pl *planner) listMethod(c *catalog) string {
+	switch {
+	case c.noTools == "":
+		return "tools/list"
+	case c.noRes == "":
+		return "resources/list"
+	}
+	_, method, _ := pl.s.followUp()
+	return method
 }
