@@ -200,8 +200,9 @@ func (t *stdioTransport) exchange(ctx context.Context, s *session, p *Probe) *An
 			a.Hung = true
 			t.drop()
 			return a
-		case <-ctx.Done():
+		case <-ctx.Done(): // the check is stopped (Ctrl-C, -timeout): so is the server, at once
 			a.Exit = ctx.Err().Error()
+			t.drop()
 			return a
 		}
 	}

@@ -2,7 +2,9 @@ package check
 
 import (
 	"context"
+	"io"
 	"os"
+	"os/exec"
 	"testing"
 	"time"
 
@@ -12,9 +14,15 @@ import (
 // TestMain runs the test binary as the wrong server when asked to, so that
 // the tests can start it as a command.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == "wrong-server" {
+	switch {
+	case len(os.Args) > 1 && os.Args[1] == "wrong-server":
 		checktest.WrongServer()
 		os.Exit(0)
+	case len(os.Args) > 2 && os.Args[1] == "forking-server":
+		forkingServer(os.Args[2])
+		os.Exit(0)
+	case len(os.Args) > 1 && os.Args[1] == "sleeper":
+		time.Sleep(time.Hour)
 	}
 	code := m.Run()
 	binaries.Remove()
@@ -99,4 +107,21 @@ type testWriter struct{ t *testing.T }
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(string(p))
 	return len(p), nil
+}
+
+// forkingServer starts a child that holds the FIFO at path open and waits
+// forever, writes a line to the FIFO, and serves as the wrong server: a
+// server that starts others, as "go run" does.
+func forkingServer(path string) {
+	fifo, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		os.Exit(1)
+	}
+	child := exec.Command(os.Args[0], "sleeper")
+	child.ExtraFiles = []*os.File{fifo}
+	if child.Start() != nil {
+		os.Exit(1)
+	}
+	io.WriteString(fifo, "started\n")
+	checktest.WrongServer()
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 )
 
 // WrongServer is a 2026-07-28 server over stdio built to be wrong: one flaw
@@ -92,7 +93,7 @@ func WrongServer() {
 		case m.Method == "tools/call": // an unknown tool: a tool error
 			reply(m.ID, "result", toolError("Unknown tool: "+m.Params.Name))
 		case strings.HasPrefix(m.Method, "mcpc-check/"): // a hang: nothing is answered any more
-			select {}
+			time.Sleep(time.Hour)
 		default:
 			reply(m.ID, "error", map[string]any{"code": -32601, "message": "Method not found"})
 		}
