@@ -142,7 +142,6 @@ func (t *httpTransport) request(ctx context.Context, s *session, msg []byte, met
 	}
 	id, _ := readRequestID(msg)
 	for _, r := range p.replies() {
-		s.texts += len(texts(r))
 		if got, ok := readResponse(r); ok && got == id {
 			return r, nil
 		}
@@ -206,7 +205,6 @@ func (t *httpTransport) exchange(ctx context.Context, s *session, p *Probe) *Ans
 			a.Hung = true
 		}
 	}
-	s.texts += len(a.Received)
 	return a
 }
 

@@ -273,8 +273,10 @@ func judgeNotFound(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
 	modern := a.Version == mcp.ModernVersion
 	switch {
 	case c.kind == "error" && c.code == mcp.CodeInvalidParams:
-		if !slices.Contains(c.dataKeys, "uri") {
-			return AgainstShould, "its data has no uri", qDataURI
+		for _, k := range guideRow(p.Row).dataKeys() { // the uri
+			if !slices.Contains(c.dataKeys, k) {
+				return AgainstShould, "its data has no " + k, qDataURI
+			}
 		}
 		return asRow(p, a, c)
 	case c.kind == "error" && c.code == mcp.CodeLegacyResourceNotFound && !modern:

@@ -38,7 +38,6 @@ type session struct {
 	modern  bool
 	version string // the version spoken: mcp.ModernVersion or the one negotiated
 	lastID  int
-	texts   int // the texts received, for the summary of the leak scan
 }
 
 // ErrUnreachable is wrapped by the error of a check that could not start

@@ -76,6 +76,9 @@ func (t *stdioTransport) request(ctx context.Context, s *session, msg []byte, me
 	id, _ := readRequestID(msg)
 	if err := t.proc.write(ctx, msg); err != nil {
 		t.drop()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, fmt.Errorf("%w: %s: %v", ErrUnreachable, method, err)
 	}
 	timer := time.NewTimer(t.bound())
@@ -89,7 +92,6 @@ func (t *stdioTransport) request(ctx context.Context, s *session, msg []byte, me
 				t.drop()
 				return nil, err
 			}
-			s.texts += len(texts(r.line))
 			if got, ok := readResponse(r.line); ok && got == id {
 				t.fresh0 = false
 				return r.line, nil
@@ -98,6 +100,7 @@ func (t *stdioTransport) request(ctx context.Context, s *session, msg []byte, me
 			t.drop()
 			return nil, fmt.Errorf("%w: %s: no reply within %v", ErrUnreachable, method, t.bound())
 		case <-ctx.Done():
+			t.drop()
 			return nil, ctx.Err()
 		}
 	}
@@ -156,7 +159,6 @@ func (t *stdioTransport) exchange(ctx context.Context, s *session, p *Probe) *An
 	for {
 		if a.Next && (a.Reply != nil || !owed && (!p.Settle || followUps == settleFollowUps+1)) {
 			a.Silent = a.Reply == nil
-			s.texts += len(a.Received)
 			return a
 		}
 		select {
