@@ -17,9 +17,9 @@ type number struct {
 
 // groupSeparators join the digit groups of one number: a decimal point or
 // comma, or a thousands separator (dot, comma, apostrophe, no-break,
-// narrow no-break or thin space), in any locale's notation. (The
-// full-width comma of Chinese and Japanese lists numbers; it joins none.) A plain space joins groups only as a thousands
-// separator (see numbersIn).
+// narrow no-break or thin space), in any locale's notation. A plain space
+// joins groups only as a thousands separator (see numbersIn), and the
+// full-width comma of Chinese and Japanese, which lists numbers, never.
 const groupSeparators = ".,'’\u00a0\u202f\u2009"
 
 // codeless matches what a section's prose points at rather than says: a
@@ -35,16 +35,7 @@ func prose(text string) string {
 	var b strings.Builder
 	fence := ""
 	for line := range strings.Lines(text) {
-		trimmed := strings.TrimLeft(line, " ")
-		switch {
-		case fence != "":
-			if strings.HasPrefix(trimmed, fence) {
-				fence = ""
-			}
-		case strings.HasPrefix(trimmed, "```"), strings.HasPrefix(trimmed, "~~~"):
-			fence = trimmed[:3]
-		case strings.HasPrefix(trimmed, ":::"):
-		default:
+		if !inFence(line, &fence) && !strings.HasPrefix(strings.TrimLeft(line, " "), ":::") {
 			b.WriteString(line)
 		}
 	}
@@ -52,44 +43,50 @@ func prose(text string) string {
 }
 
 // withoutCodeSpans returns text without its code spans: a run of
-// backticks, up to the next run of as many within the paragraph, which
-// may cross a line break. A run that is not closed is kept as text.
+// backticks up to the next run of as many, within the paragraph (a span
+// may cross a line break). A run that is not closed is kept as text.
 func withoutCodeSpans(text string) string {
 	var b strings.Builder
 	for {
-		i := strings.IndexByte(text, '`')
-		if i < 0 {
-			break
+		open := strings.IndexByte(text, '`')
+		if open < 0 {
+			return b.String() + text
 		}
-		n := len(text[i:]) - len(strings.TrimLeft(text[i:], "`"))
-		b.WriteString(text[:i])
-		run, rest := text[i:i+n], text[i+n:]
-		para := rest
-		if end := strings.Index(para, "\n\n"); end >= 0 {
-			para = para[:end]
-		}
-		closed := -1
-		for at := 0; at < len(para); {
-			j := strings.Index(para[at:], run)
-			if j < 0 {
-				break
-			}
-			j += at
-			if !strings.HasPrefix(para[j+n:], "`") {
-				closed = j
-				break
-			}
-			at = j + n + len(para[j+n:]) - len(strings.TrimLeft(para[j+n:], "`"))
-		}
-		if closed < 0 {
-			b.WriteString(run)
+		n := backticks(text[open:])
+		b.WriteString(text[:open])
+		rest := text[open+n:]
+		if end := closingRun(rest, n); end >= 0 {
+			text = rest[end+n:]
+		} else {
+			b.WriteString(text[open : open+n])
 			text = rest
-			continue
 		}
-		text = rest[closed+n:]
 	}
-	b.WriteString(text)
-	return b.String()
+}
+
+// backticks returns how many backticks s starts with.
+func backticks(s string) int {
+	return len(s) - len(strings.TrimLeft(s, "`"))
+}
+
+// closingRun returns where in s the first run of exactly n backticks
+// starts, or -1 if none does before a blank line.
+func closingRun(s string, n int) int {
+	for i := 0; i < len(s); {
+		switch {
+		case strings.HasPrefix(s[i:], "\n\n"):
+			return -1
+		case s[i] == '`':
+			m := backticks(s[i:])
+			if m == n {
+				return i
+			}
+			i += m
+		default:
+			i++
+		}
+	}
+	return -1
 }
 
 // numbersIn returns the numbers that text writes, in order. A number is a
@@ -231,7 +228,7 @@ func (d NumberDiff) String() string {
 }
 
 // englishWords are the English words that name a number, as
-// [wordNumbersIn] reads them.
+// [wordNumbersIn] reads them, in any case.
 var englishWords = map[string]string{
 	"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
 	"six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10",
@@ -242,8 +239,13 @@ var englishWords = map[string]string{
 	"seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10", "twelfth": "12",
 	"once": "1", "twice": "2", "single": "1", "both": "2", "half": "0.5",
 	"a": "1", "an": "1", "another": "1", "each": "1", "per": "1",
-	"january": "1", "february": "2", "march": "3", "april": "4", "may": "5", "june": "6",
-	"july": "7", "august": "8", "september": "9", "october": "10", "november": "11", "december": "12",
+}
+
+// months are the months' names, as a date in English writes them
+// (capitalized: "may" is a verb).
+var months = map[string]string{
+	"January": "1", "February": "2", "March": "3", "April": "4", "May": "5", "June": "6",
+	"July": "7", "August": "8", "September": "9", "October": "10", "November": "11", "December": "12",
 }
 
 // wordNumbersIn returns the numbers that the English text writes as words
@@ -256,7 +258,11 @@ var englishWords = map[string]string{
 func wordNumbersIn(text string) []number {
 	var out []number
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if v, ok := englishWords[strings.ToLower(w)]; ok {
+		v, ok := months[w]
+		if !ok {
+			v, ok = englishWords[strings.ToLower(w)]
+		}
+		if ok {
 			out = append(out, number{written: w, key: v})
 		}
 	}

@@ -71,6 +71,8 @@ func TestDiffNumbers(t *testing.T) {
 		{"chapter 04's tool; the chapter's script", "04 章のツール、04 章のスクリプト", ""},
 		{"Claude Code 1.0.17", "Claude Code 1.0.18", "English 1.0.17, translation 1.0.18"},
 		{"seven MB", "7 MB", ""},
+		{"until March 2026; it may fail", "2026 年 3 月まで", ""},
+		{"it may fail", "5 回", "English none, translation 5"},
 		{"7 MB", "sieben MB", "English 7, translation none"},
 		{"no number", "2 つ", "English none, translation 2"},
 		{"7 and 7", "7,3 und 7,3", "English 7, translation 7,3"},

@@ -61,15 +61,7 @@ func splitSections(title, summary string, body []byte) []section {
 		start = end
 	}
 	for line := range strings.Lines(string(body)) {
-		trimmed := strings.TrimLeft(line, " ")
-		switch {
-		case fence != "":
-			if strings.HasPrefix(trimmed, fence) {
-				fence = ""
-			}
-		case strings.HasPrefix(trimmed, "```"), strings.HasPrefix(trimmed, "~~~"):
-			fence = trimmed[:3]
-		case strings.HasPrefix(line, "## "):
+		if !inFence(line, &fence) && strings.HasPrefix(line, "## ") {
 			if m := headingID.FindStringSubmatch(strings.TrimRight(line, "\n")); m != nil {
 				flush(at)
 				id = m[1]
@@ -79,6 +71,24 @@ func splitSections(title, summary string, body []byte) []section {
 	}
 	flush(len(body))
 	return out
+}
+
+// inFence says whether line, the next of a Markdown text, opens, is in or
+// closes a fenced code block; fence is the fence open before it ("" if
+// none), and inFence updates it.
+func inFence(line string, fence *string) bool {
+	trimmed := strings.TrimLeft(line, " ")
+	switch {
+	case *fence != "":
+		if strings.HasPrefix(trimmed, *fence) {
+			*fence = ""
+		}
+		return true
+	case strings.HasPrefix(trimmed, "```"), strings.HasPrefix(trimmed, "~~~"):
+		*fence = trimmed[:3]
+		return true
+	}
+	return false
 }
 
 // recorded is what a translation's record holds of one section: the
