@@ -72,10 +72,10 @@ func Stamp(docs fs.FS, slug, lang string, ids ...string) ([]byte, error) {
 // translated again; force stamps it anyway (for an English edit that
 // needs none in translation). It refuses, even with force, a section
 // whose numbers differ from the English section's (see numbersIn): a
-// translation stamped so would still be behind, and a stale number is
-// the slip force would otherwise hide. A section the record does not hold yet, or
-// holds without the version of its text, is stamped as it is. A record
-// that cannot be read (such as "source: pending") is replaced.
+// translation stamped so would still be behind, and a stale number is the
+// slip force would otherwise hide. A section the record does not hold
+// yet, or holds without the version of its text, is stamped as it is. A
+// record that cannot be read (such as "source: pending") is replaced.
 func StampPage(docs fs.FS, slug, lang string, force bool, ids ...string) (*Stamped, error) {
 	if lang == SourceLanguage {
 		return nil, fmt.Errorf("%s is the source language: it has no record", lang)
