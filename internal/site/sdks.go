@@ -290,15 +290,15 @@ func (r *resolver) sdkCell(guide *Transcript, sdk, main, archive, name string) (
 	return summarize(t, r.ui), nil
 }
 
-// SameAs reports whether t's server answered as guide's did, t sending
-// guide's requests: every reply after the legacy handshake (whose reply
+// SameAs reports whether t's server answered as guide's did: t sent
+// guide's requests, every reply after the legacy handshake (whose reply
 // names the server) is the same JSON value as guide's, and the exchange
 // saw t's server fail in no way. It is the one judgement of the lessons,
 // which the Your SDK table shows.
 func (t *Transcript) SameAs(guide *Transcript) bool {
 	ex, err := t.exchanges()
 	want, err2 := guide.exchanges()
-	if err != nil || err2 != nil || len(ex) != len(want) || len(t.Outcome()) > 0 {
+	if err != nil || err2 != nil || !slices.Equal(t.Requests, guide.Requests) || len(t.Outcome()) > 0 {
 		return false
 	}
 	for i := range ex {

@@ -210,13 +210,46 @@ func TestSDKReasons(t *testing.T) {
 	}
 }
 
+// TestSameAs checks the judgement of the lessons on transcripts made by
+// hand: what makes a server's answers the guide's, and what does not.
+func TestSameAs(t *testing.T) {
+	handshake := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	}
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"shelve"}}`
+	welcome := func(server string) string {
+		return `{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"` + server + `"}}}`
+	}
+	full := `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"full"}}`
+	guide := &Transcript{Requests: append(handshake, call), Replies: []string{welcome("guide"), full}}
+	for _, tt := range []struct {
+		name string
+		sdk  *Transcript
+		want bool
+	}{
+		{"the same bytes", &Transcript{Requests: guide.Requests, Replies: guide.Replies}, true},
+		{"another handshake reply", &Transcript{Requests: guide.Requests, Replies: []string{welcome("sdk"), full}}, true},
+		{"names in another order", &Transcript{Requests: guide.Requests,
+			Replies: []string{welcome("sdk"), `{"error":{"message":"full","code":-32603},"id":2,"jsonrpc":"2.0"}`}}, true},
+		{"another reply", &Transcript{Requests: guide.Requests,
+			Replies: []string{welcome("guide"), `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"full"}}`}}, false},
+		{"a failure the exchange saw", &Transcript{Requests: guide.Requests, Replies: guide.Replies,
+			Failing: true, Log: []string{"exchange: the server exited with status 2"}}, false},
+		{"other requests", &Transcript{Requests: []string{call}, Replies: []string{full}}, false},
+	} {
+		if got := tt.sdk.SameAs(guide); got != tt.want {
+			t.Errorf("%s: SameAs = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 // legacyCase is a case of the legacy era, in the guide's archive and an
 // SDK's, whose handshake each server answers with its own name:
 // testdata/scripts/01-demo/legacy.txtar and the same archive of the SDK's
 // mains 01-demo (whose tool error is -32603) and 01-demo-fixed (whose
 // replies after the handshake are the guide's).
-func legacyCase(t *testing.T) fstest.MapFS {
-	t.Helper()
+func legacyCase() fstest.MapFS {
 	archive := func(server, reply string) *fstest.MapFile {
 		return &fstest.MapFile{Data: []byte("exchange req/shelve.jsonl 01-demo\npin stdout want/shelve.jsonl\n" +
 			"-- req/shelve.jsonl --\n" +
@@ -244,7 +277,7 @@ func legacyCase(t *testing.T) fstest.MapFS {
 // protocol version the case asks for.
 func TestSDKLegacyCase(t *testing.T) {
 	page := ":::sdks sdks/lessons.json\n\n## Shelving {#shelve}\n\nx\n"
-	s, err := Build(Config{Root: overlay{testRoot(t), legacyCase(t)}, Docs: testDocs(t, en("index", page))})
+	s, err := Build(Config{Root: overlay{testRoot(t), legacyCase()}, Docs: testDocs(t, en("index", page))})
 	if err != nil {
 		t.Fatal(err)
 	}
