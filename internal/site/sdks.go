@@ -185,10 +185,12 @@ func (r *resolver) sdkTable(n *directiveNode, file string) (*sdkTable, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, prose := range [][]byte{r.src, src} {
-			if err := checkVersions(prose, sdk.Name, version); err != nil {
-				return nil, fmt.Errorf("%v, which %s/%s/go.mod requires (write that version, or none)", err, sdksDir, sdk.Dir)
-			}
+		err = checkVersions("the page", r.src, sdk.Name, version)
+		if err == nil {
+			err = checkVersions(file, src, sdk.Name, version)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%v, which %s/%s/go.mod requires (write that version, or none)", err, sdksDir, sdk.Dir)
 		}
 		name := sdk.Name + " " + version
 		t.header = append(t.header, name, fmt.Sprintf(r.ui["sdkFix"], name))
@@ -447,14 +449,15 @@ func (r *resolver) requiredVersion(name, module string) (string, error) {
 	return "", fmt.Errorf("%s does not require %s", name, module)
 }
 
-// checkVersions reports a version of the SDK called name that page names,
-// as "<name> v1.2.3" or "<name> `v1.2.3`", other than version: prose that
-// says what an SDK's version does must move with the pins.
-func checkVersions(page []byte, name, version string) error {
+// checkVersions reports a version of the SDK called name that prose (the
+// page, or the file it names as where) names, as "<name> v1.2.3" or
+// "<name> `v1.2.3`", other than version: prose that says what an SDK's
+// version does must move with the pins.
+func checkVersions(where string, prose []byte, name, version string) error {
 	re := regexp.MustCompile(regexp.QuoteMeta(name) + " `?(v[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]*[0-9A-Za-z])?)")
-	for _, m := range re.FindAllSubmatch(page, -1) {
+	for _, m := range re.FindAllSubmatch(prose, -1) {
 		if string(m[1]) != version {
-			return fmt.Errorf("the page names %s %s, not %s", name, m[1], version)
+			return fmt.Errorf("%s names %s %s, not %s", where, name, m[1], version)
 		}
 	}
 	return nil

@@ -179,7 +179,7 @@ func TestSDKReasons(t *testing.T) {
 			`sdks/lessons.json: lesson crash: the reason why demo-sdk's main 01-demo differs is more than one line (make it one)`,
 		}},
 		{"stale version", []string{lesson("crash", `"demo": {"default": "01-demo", "differs": {"01-demo": "demo-sdk v1.2.2 recovers no panic."}}`)}, []string{
-			`the page names demo-sdk v1.2.2, not v1.2.3, which sdks/demo/go.mod requires (write that version, or none)`,
+			`sdks/lessons.json names demo-sdk v1.2.2, not v1.2.3, which sdks/demo/go.mod requires (write that version, or none)`,
 		}},
 		{"unknown SDK", []string{lesson("crash", `"other": {"default": "01-demo"}`)}, []string{
 			`sdks/lessons.json: lesson crash has mains for "other", which is not among the file's sdks (fix the name, or add the SDK)`,
