@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -52,14 +51,7 @@ func TestHTTPHalfCloseStress(t *testing.T) {
 		before := strings.Count(log.String(), "closed its side before the reply")
 		lost := 0
 		for i := range closeStressTries {
-			req := newHTTPRequest(t, context.Background(), http.MethodPost, ts.URL, era.body, era.hdr)
-			conn, err := net.Dial("tcp", req.URL.Host)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := req.Write(conn); err != nil {
-				t.Fatal(err)
-			}
+			conn := dialRequest(t, newHTTPRequest(t, context.Background(), http.MethodPost, ts.URL, era.body, era.hdr))
 			closeConn(t, conn, true)
 			status, body := readReply(t, conn)
 			conn.Close()
