@@ -35,6 +35,12 @@ type Config struct {
 	// start with it. Empty, the site has no sitemap.xml (a sitemap holds
 	// absolute addresses only) and llms.txt links relative to itself.
 	BaseURL string
+	// Stale holds the transcripts whose chapter no longer gives the
+	// pinned replies, by [Transcript.Key]: the guide's server fills it
+	// from the check it runs when a chapter changes, and each is marked
+	// on its page with the command that refreshes the pins. The static
+	// build leaves it nil, and shows no mark.
+	Stale map[string]StalePin
 }
 
 // Site is a built site.
@@ -106,6 +112,7 @@ func Build(cfg Config) (*Site, error) {
 	}
 	md := newMarkdown()
 	res := newResolver(cfg.Root, modules)
+	res.stale = cfg.Stale
 	b := &builder{dir: cfg.DocsDir, errs: &BuildError{}}
 
 	// pages[lang][i] is slugs[i] in lang, or nil if not translated.
