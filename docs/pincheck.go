@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -67,42 +68,58 @@ func (c *pinCheck) changed() {
 }
 
 // run checks the pins each time changed is called, until ctx ends; it says
-// on log what it finds.
+// on log what it finds. The chapters' binaries live in a temporary folder
+// meanwhile.
 func (c *pinCheck) run(ctx context.Context, log io.Writer) {
+	bin, err := os.MkdirTemp("", "guide-pins")
+	if err != nil {
+		fmt.Fprintf(log, "The chapters' pins are not checked: %v\n", err)
+		return
+	}
+	defer os.RemoveAll(bin)
+	built := make(map[string]string) // the key of each chapter's binary in bin
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-c.poke:
 		}
-		if err := c.check(ctx, log); err != nil && ctx.Err() == nil {
+		if err := c.check(ctx, log, bin, built); err != nil && ctx.Err() == nil {
 			fmt.Fprintf(log, "The chapters' pins are not checked: %v\n", err)
 		}
 	}
 }
 
-// check builds every chapter and replays the cases of those whose binary
-// or archives changed since the last check.
-func (c *pinCheck) check(ctx context.Context, log io.Writer) error {
+// check builds into bin the chapters whose packages changed since they
+// were built there (built holds the key they were built from), and replays
+// the cases of each chapter whose binary or archives changed since the
+// last check.
+func (c *pinCheck) check(ctx context.Context, log io.Writer, bin string, built map[string]string) error {
 	chapters, err := site.ChapterDirs(os.DirFS(c.root))
 	if err != nil || len(chapters) == 0 {
 		return err
 	}
-	bin, err := os.MkdirTemp("", "guide-pins")
+	keys, err := chapterKeys(ctx, c.root, chapters)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(bin)
 	args := []string{"build", "-o", bin + string(filepath.Separator)}
 	for _, ch := range chapters {
-		args = append(args, "./"+ch)
+		if built[ch] != keys[ch] {
+			args = append(args, "./"+ch)
+			delete(built, ch)
+		}
 	}
-	if _, err := goOutput(ctx, c.root, nil, args...); err != nil {
-		return err
+	if len(args) > 3 {
+		if _, err := goOutput(ctx, c.root, nil, args...); err != nil {
+			return err
+		}
+		for _, ch := range chapters {
+			built[ch] = keys[ch]
+		}
 	}
 	for _, ch := range chapters {
-		exe := filepath.Join(bin, path.Base(ch))
-		archives, sum, err := c.inputs(ch, exe)
+		archives, sum, err := c.inputs(ch, keys[ch])
 		if err != nil {
 			return err
 		}
@@ -112,7 +129,7 @@ func (c *pinCheck) check(ctx context.Context, log io.Writer) error {
 		if same {
 			continue
 		}
-		got, err := replayChapter(ctx, ch, exe, archives, bin)
+		got, err := replayChapter(ctx, ch, filepath.Join(bin, path.Base(ch)), archives, bin)
 		if err != nil {
 			return err
 		}
@@ -147,15 +164,54 @@ func (c *pinCheck) check(ctx context.Context, log io.Writer) error {
 	return nil
 }
 
-// inputs reads the archives of chapter ch, by path, and sums them with the
-// chapter's binary exe.
-func (c *pinCheck) inputs(ch, exe string) (map[string][]byte, [32]byte, error) {
-	h := sha256.New()
-	b, err := os.ReadFile(exe)
-	if err != nil {
-		return nil, [32]byte{}, err
+// chapterKeys returns, for each chapter, a key that changes when its
+// binary would: the compiled packages it links, which Go's build cache
+// names by content. Listing them compiles what changed, but links nothing.
+func chapterKeys(ctx context.Context, root string, chapters []string) (map[string]string, error) {
+	args := []string{"list", "-deps", "-export", "-json=ImportPath,Export,Deps"}
+	for _, ch := range chapters {
+		args = append(args, "./"+ch)
 	}
-	h.Write(b)
+	out, err := goOutput(ctx, root, nil, args...)
+	if err != nil {
+		return nil, err
+	}
+	type pkg struct {
+		ImportPath, Export string
+		Deps               []string
+	}
+	export := make(map[string]string)
+	var listed []pkg
+	for dec := json.NewDecoder(strings.NewReader(out)); ; {
+		var p pkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+		export[p.ImportPath] = p.Export
+		listed = append(listed, p)
+	}
+	keys := make(map[string]string)
+	for _, p := range listed {
+		for _, ch := range chapters {
+			if strings.HasSuffix(p.ImportPath, "/"+ch) {
+				h := sha256.New()
+				for _, dep := range append([]string{p.ImportPath}, p.Deps...) {
+					fmt.Fprintf(h, "%s %s\n", dep, export[dep])
+				}
+				keys[ch] = fmt.Sprintf("%x", h.Sum(nil))
+			}
+		}
+	}
+	return keys, nil
+}
+
+// inputs reads the archives of chapter ch, by path, and sums them with the
+// key of the chapter's binary.
+func (c *pinCheck) inputs(ch, key string) (map[string][]byte, [32]byte, error) {
+	h := sha256.New()
+	h.Write([]byte(key))
 	names, err := filepath.Glob(filepath.Join(c.root, "testdata", "scripts", path.Base(ch), "*.txtar"))
 	if err != nil {
 		return nil, [32]byte{}, err

@@ -65,7 +65,7 @@ type liveSite struct {
 	stamp        string // newest modification time and number of the sources
 	compileStamp string // the same for the modules' sources
 	checkStamp   string // the same for what the pins' check reads
-	checked      int    // pins.checked() at the last build
+	checked      int    // pins.checked() when last compared with the marks
 	marks        string // staleStamp of the last build's marks
 	browser      *site.Browser
 	handler      http.Handler
@@ -89,23 +89,26 @@ func (l *liveSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // current returns the handler of an up-to-date build, rebuilding the guide
-// if a source changed since the last build, or the stale pins did.
+// if a source changed since the last build, or the pins' check found other
+// stale transcripts.
 func (l *liveSite) current() http.Handler {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	stamp, checked := l.sourcesStamp(watched), l.pins.checked()
-	if stamp == l.stamp && checked == l.checked { // sourcesStamp is never "", so the first call builds
+	stamp := l.sourcesStamp(watched)
+	edited := stamp != l.stamp // sourcesStamp is never "", so the first call builds
+	if !edited && (l.pins.checked() == l.checked || staleStamp(l.pins.stale()) == l.marks) {
+		l.checked = l.pins.checked()
 		return l.handler
 	}
-	l.checked = checked
-	stale := l.pins.stale()
-	marks := staleStamp(stale)
-	if stamp == l.stamp && marks == l.marks {
-		return l.handler
+	if check := l.sourcesStamp(pinInputs); check != l.checkStamp {
+		// Checked while the chapters are compiled for the browser, so
+		// that the marks may come with this build.
+		l.checkStamp = check
+		l.pins.changed()
 	}
-	start, again, edited := time.Now(), l.stamp != "", stamp != l.stamp
-	l.stamp, l.marks = stamp, marks
-	s, err := l.rebuild(stale)
+	start, again := time.Now(), l.stamp != ""
+	l.stamp = stamp
+	s, err := l.rebuild()
 	var pages *site.BuildError
 	switch {
 	case errors.As(err, &pages):
@@ -114,26 +117,22 @@ func (l *liveSite) current() http.Handler {
 		s = site.ThemeAssets(os.DirFS(filepath.Join(l.root, "docs")))
 		l.logf("the guide does not build:\n%v\n", err)
 	}
-	build := stamp + marks
+	build := stamp + l.marks
 	meta := fmt.Sprintf(`<meta name="live-reload" content="%s">`, template.HTMLEscapeString(build))
 	l.handler = site.ServeBuild(s, err, template.HTML(meta))
 	why := "Sources changed"
 	if !edited {
-		why = fmt.Sprintf("The pins' check found %d stale transcript(s)", len(stale))
+		why = "The pins' check changed the stale marks"
 	}
 	if n := l.publish(build); again {
 		l.logf("%s; rebuilt the guide in %.1fs and told %d open page(s) to reload.\n", why, time.Since(start).Seconds(), n)
-	}
-	if check := l.sourcesStamp(pinInputs); check != l.checkStamp {
-		l.checkStamp = check
-		l.pins.changed()
 	}
 	return l.handler
 }
 
 // rebuild compiles the modules again if their sources changed, and renders
-// the guide, with stale's marks.
-func (l *liveSite) rebuild(stale map[string]site.StalePin) (*site.Site, error) {
+// the guide, marking the transcripts the pins' check found stale so far.
+func (l *liveSite) rebuild() (*site.Site, error) {
 	ctx := context.Background()
 	if stamp := l.sourcesStamp(compiled); stamp != l.compileStamp || l.browser == nil {
 		compile := l.compile
@@ -149,7 +148,9 @@ func (l *liveSite) rebuild(stale map[string]site.StalePin) (*site.Site, error) {
 		l.browser, l.compileStamp = b, stamp
 	}
 	cfg := config(l.root, l.browser)
-	cfg.Stale = stale
+	l.checked = l.pins.checked()
+	cfg.Stale = l.pins.stale()
+	l.marks = staleStamp(cfg.Stale)
 	return site.Build(cfg)
 }
 

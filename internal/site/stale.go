@@ -18,10 +18,11 @@ type StalePin struct {
 
 // staleMark returns the mark of a transcript whose pin is stale: the
 // page's sentence with the command in place of its %s, and the detail
-// folded under it.
+// folded under it, which scrolls sideways rather than wrap, and so takes
+// the keyboard's focus.
 func (r *resolver) staleMark(pin StalePin) string {
 	esc := template.HTMLEscapeString
 	before, after, _ := strings.Cut(r.ui["stalePin"], "%s")
 	return `<div class="stale-pin" role="note"><p>` + esc(before) + `<code>` + esc(pin.Command) + `</code>` + esc(after) + `</p>` +
-		`<details><summary>` + esc(r.ui["stalePinDetail"]) + `</summary><pre>` + esc(pin.Detail) + `</pre></details></div>`
+		`<details><summary>` + esc(r.ui["stalePinDetail"]) + `</summary><pre tabindex="0">` + esc(pin.Detail) + `</pre></details></div>`
 }

@@ -24,7 +24,7 @@ func TestStaleMark(t *testing.T) {
 	ok, other := figureOf(page, "t01-demo-ok"), figureOf(page, "t01-calls-tool-error")
 	for _, want := range []string{
 		`<div class="stale-pin" role="note"><p>Out of date: the chapter no longer answers as this pinned transcript shows. Refresh the pins with <code>go generate ./...</code>, then review the diff.</p>`,
-		`<summary>What differs</summary><pre>case ok: stdout differs from its pin want/ok.jsonl &lt;here&gt;</pre>`,
+		`<summary>What differs</summary><pre tabindex="0">case ok: stdout differs from its pin want/ok.jsonl &lt;here&gt;</pre>`,
 	} {
 		if !strings.Contains(ok, want) {
 			t.Errorf("the stale transcript lacks %s:\n%s", want, ok)
