@@ -25,7 +25,10 @@
 // The served guide is rebuilt as soon as its sources change (a page under
 // docs/, a pin under testdata/scripts/, a chapter, which is compiled for the
 // browser again), and every open page then reloads itself where it was:
-// save a file and look. The served pages learn of each build from a stream
+// save a file and look. When a chapter changes, the server also replays its
+// pinned cases in the background, and marks each transcript whose pin the
+// chapter no longer matches, with what differs and the command that
+// refreshes the pins, until they are refreshed. The served pages learn of each build from a stream
 // of server-sent events, and reconnect when the server restarts; the static
 // site has none of that and opens no connection. A page that does not build
 // shows, in its place, the file, the problem and the fix, and turns into
