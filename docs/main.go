@@ -28,9 +28,10 @@
 // save a file and look. When a chapter changes, the server also replays its
 // pinned cases in the background, and marks each transcript whose pin the
 // chapter no longer matches, with what differs and the command that
-// refreshes the pins, until they are refreshed. The served pages learn of each build from a stream
-// of server-sent events, and reconnect when the server restarts; the static
-// site has none of that and opens no connection. A page that does not build
+// refreshes the pins, until they are refreshed. The served pages learn of
+// each build from a stream of server-sent events, and reconnect when the
+// server restarts; the static site has none of that (no marks, no events)
+// and opens no connection. A page that does not build
 // shows, in its place, the file, the problem and the fix, and turns into
 // the page once fixed; the other pages are served as usual. "go run ./docs
 // build" fails until every page builds.
