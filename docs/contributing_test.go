@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"maps"
 	"os"
@@ -157,11 +158,13 @@ var walks = []walk{
 // TestContributingWalkthrough performs each of CONTRIBUTING.md's
 // walkthroughs in a copy of the repository, after checking that
 // CONTRIBUTING.md still shows its edits, and checks what the guide says
-// comes of it, judging only the walk's own change: the edits touch their
-// three files (other files that go generate changes, stale before the walk,
-// are logged), the pins of the new case are written, the changed chapter's
-// own tests pass, the site builds, and the English section that changed is
-// behind in the twelve translations, with nothing newly behind besides it.
+// comes of it, judging only the walk's own change: before the pins are
+// written the chapter's test fails naming the case, the pin and go generate
+// ./...; then the edits touch their three files (other files that go
+// generate changes, stale before the walk, are logged), the pins of the new
+// case are written, the changed chapter's own tests pass, the site builds,
+// and the English section that changed is behind in the twelve
+// translations, with nothing newly behind besides it.
 //
 // By default each walk refreshes the pins with the changed chapter's own
 // go:generate line (go generate ./chapters/CHAPTER), its share of go
@@ -239,6 +242,14 @@ func (w walk) perform(t *testing.T, dir string) {
 			t.Fatal(err)
 		}
 	}
+	// Before the pins are written, the chapter's test fails naming the
+	// case, the pin it lacks and the command, as CONTRIBUTING.md says.
+	pin := "want/" + w.caseName + ".jsonl"
+	out, err := output(dir, "go", "test", "./chapters/"+w.chapter)
+	if missing := fmt.Sprintf("case %s: stdout has no pin %s of %s yet", w.caseName, pin, w.archive); err == nil || !strings.Contains(out, missing) || !strings.Contains(out, "\t"+exchange.RefreshCommand+"\n") {
+		t.Errorf("before go generate, go test ./chapters/%s: %v; want a failure that says\n%s\nand names %s; it printed\n%s", w.chapter, err, missing, exchange.RefreshCommand, out)
+	}
+
 	generate := "./chapters/" + w.chapter
 	if os.Getenv("GUIDE_LONG") != "" {
 		generate = "./..."
@@ -262,24 +273,26 @@ func (w walk) perform(t *testing.T, dir string) {
 		t.Errorf("after the walkthrough, git status does not list %q as changed", files)
 	}
 	if len(stale) > 0 {
-		t.Logf("stale in the working tree: go generate %s also changed %q; their own tests fail until it has run", generate, stale)
+		t.Logf("stale in the working tree: go generate %s also changes %q, stale before the walk; run go generate ./... in the repository (their own tests fail until then)", generate, stale)
 	}
 
-	// The pins written.
+	// The pins written. A chapter that answers otherwise than the
+	// walkthrough says needs the walkthrough changed, not the pins.
 	pinned, err := exchange.Pinned(filepath.Join(dir, filepath.FromSlash(w.archive)), w.caseName)
 	if err != nil {
 		t.Fatalf("go generate %s: %v", generate, err)
 	}
+	fix := fmt.Sprintf("case %s, pinned in %s of %s: if the chapter answers so on purpose, change the walkthrough in CONTRIBUTING.md and docs/contributing_test.go together", w.caseName, pin, w.archive)
 	if len(pinned.Replies) != len(w.replies) {
-		t.Errorf("go generate pinned %d replies %q; want %d", len(pinned.Replies), pinned.Replies, len(w.replies))
+		t.Errorf("go generate pinned %d replies %q; want %d\n%s", len(pinned.Replies), pinned.Replies, len(w.replies), fix)
 	}
 	for i := range min(len(pinned.Replies), len(w.replies)) {
 		if !strings.Contains(pinned.Replies[i], w.replies[i]) {
-			t.Errorf("go generate pinned the reply %d\n%s\nwhich does not hold\n%s", i+1, pinned.Replies[i], w.replies[i])
+			t.Errorf("go generate pinned the reply %d\n%s\nwhich does not hold\n%s\n%s", i+1, pinned.Replies[i], w.replies[i], fix)
 		}
 	}
 	if !slices.Equal(pinned.Log, w.log) {
-		t.Errorf("go generate pinned the log %q; want %q", pinned.Log, w.log)
+		t.Errorf("go generate pinned the log %q; want %q\n%s", pinned.Log, w.log, fix)
 	}
 
 	// The changed chapter's own tests pass in the copy, new case included.
@@ -338,14 +351,21 @@ func git(t *testing.T, dir string, args ...string) string {
 // toolchain, and returns its output; it fails t if the command fails.
 func run(t *testing.T, dir, name string, args ...string) string {
 	t.Helper()
+	out, err := output(dir, name, args...)
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// output runs the command name in dir as run does, and returns its output
+// and error.
+func output(dir, name string, args ...string) (string, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off", "GOPROXY=off", "GOTOOLCHAIN=local")
 	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-	}
-	return string(out)
+	return string(out), err
 }
 
 // contains reports whether the Markdown b holds s, ignoring how its lines

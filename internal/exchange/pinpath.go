@@ -10,11 +10,11 @@ import (
 
 // RootPath returns file, a path absolute or relative to the working
 // directory, as a slash-separated path from the guide repository's root:
-// the nearest directory, file or above, that holds go.mod and docs/pages.txt, as
-// go run ./docs finds it. A message that names a pin this way reads the same
-// from every package's test (testdata/scripts/01-tool-errors/modern.txtar,
-// not ../../testdata/...). A file outside the repository is returned
-// absolute.
+// the nearest directory, file itself or one above it, that holds go.mod and
+// docs/pages.txt, as go run ./docs finds it. A message that names a pin this
+// way reads the same from every package's test
+// (testdata/scripts/01-tool-errors/modern.txtar, not ../../testdata/...). A
+// file outside the repository is returned absolute.
 func RootPath(file string) string {
 	abs, err := filepath.Abs(file)
 	if err != nil {
