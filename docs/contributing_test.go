@@ -166,13 +166,14 @@ var walks = []walk{
 // and the English section that changed is behind in the twelve
 // translations, with nothing newly behind besides it.
 //
-// By default each walk refreshes the pins with the changed chapter's own
-// go:generate line (go generate ./chapters/CHAPTER), its share of go
-// generate ./..., which takes tens of seconds; with GUIDE_LONG=1, as .ci/run
-// sets, it runs go generate ./... itself. It is skipped in -short mode.
+// The walks share one copy, each judged against the commit before it. By
+// default each refreshes the pins with go generate ./chapters/CHAPTER, the
+// changed chapter's share of go generate ./..., which takes tens of
+// seconds; with GUIDE_LONG=1, as .ci/run sets, it runs go generate ./...
+// itself. It is skipped in -short mode.
 func TestContributingWalkthrough(t *testing.T) {
 	if testing.Short() {
-		t.Skip("walks CONTRIBUTING.md in copies of the repository; skipped in -short mode")
+		t.Skip("walks CONTRIBUTING.md in a copy of the repository; skipped in -short mode")
 	}
 	for _, tool := range []string{"go", "git"} {
 		if _, err := exec.LookPath(tool); err != nil {
