@@ -3,6 +3,9 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
 
 	"github.com/mcpbookshop/guide/internal/check/checktest"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -30,4 +33,21 @@ func serveHTTP(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	ts.Defer(stop)
 	ts.Setenv(args[0], url)
+}
+
+// TestCheckLanguages: -lang takes exactly the guide's languages, one per
+// file of docs/lang.
+func TestCheckLanguages(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "docs", "lang", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no languages in docs/lang: %v", err)
+	}
+	var want []string
+	for _, f := range files {
+		want = append(want, strings.TrimSuffix(filepath.Base(f), ".json"))
+	}
+	got := slices.Sorted(slices.Values(languages))
+	if !slices.Equal(got, want) {
+		t.Errorf("-lang takes %v; docs/lang has %v", got, want)
+	}
 }
