@@ -125,3 +125,27 @@ func TestJudgeDeathAndHang(t *testing.T) {
 		t.Errorf("a hang: %+v", v)
 	}
 }
+
+// TestJudgeCall: a call with arguments that fit is judged by its result
+// against the tool's output schema, which the server MUST keep.
+func TestJudgeCall(t *testing.T) {
+	out, err := parseSchema([]byte(`{"type":"object","properties":{"price":{"type":"number"}},"required":["price"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Probe{Lesson: LessonCall, Row: "output-invalid", ID: "1", Output: out}
+	for _, tt := range []struct {
+		result string
+		want   Kind
+	}{
+		{`{"content":[],"structuredContent":{"price":12.5}}`, AsGuide},
+		{`{"content":[],"structuredContent":{"price":"twelve"}}`, AgainstMust},
+		{`{"content":[{"type":"text","text":"12.5"}]}`, AgainstMust},
+		{`{"content":[{"type":"text","text":"No such book"}],"isError":true}`, AsGuide},
+	} {
+		v := Judge(p, &Answer{Version: "2026-07-28", Reply: []byte(`{"jsonrpc":"2.0","id":1,"result":` + tt.result + `}`)})[0]
+		if v.Kind != tt.want || v.Kind == AgainstMust && v.Quote != qOutput {
+			t.Errorf("%s: got %v (%s), want %v", tt.result, v.Kind, v.Detail, tt.want)
+		}
+	}
+}
