@@ -195,7 +195,11 @@ func judgeValidation(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
 		if a.Version < "2025-11-25" && c.code == mcp.CodeInvalidParams {
 			return Allowed, "-32602, the answer to invalid arguments before 2025-11-25 (SEP-1303 made them tool errors)", nil
 		}
-		return AgainstShould, fmt.Sprintf("a JSON-RPC error %d, which the model never reads; since 2025-11-25 invalid arguments are a tool error (SEP-1303)", c.code), qToolErrorsInResult
+		d := fmt.Sprintf("a JSON-RPC error %d, which the model never reads; since 2025-11-25 invalid arguments are a tool error (SEP-1303)", c.code)
+		if c.code == mcp.CodeInternalError {
+			d += "; an internal error reads as the handler's failure, not a validator's: the handler may have run with the invalid arguments"
+		}
+		return AgainstShould, d, qToolErrorsInResult
 	}
 	return AgainstMust, "a " + c.kind + " without isError: the handler ran with the invalid arguments", qValidate
 }

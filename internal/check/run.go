@@ -63,22 +63,38 @@ func Run(ctx context.Context, cfg *Config) (*Report, error) {
 		base = &stdioTransport{argv: cfg.Command, wait: cfg.Wait, start: cfg.Start}
 	}
 	r := &Report{}
+	var failed error // the first era that failed; a server that dies on server/discover may speak the other
+	checked := 0
 	for _, modern := range []bool{true, false} {
 		if cfg.Era == "modern" && !modern || cfg.Era == "legacy" && modern {
 			continue
 		}
 		era, err := checkEra(ctx, cfg, base.fresh(), modern)
-		if err != nil {
-			return r, err
-		}
-		if era != nil {
+		switch {
+		case ctx.Err() != nil:
+			return r, ctx.Err()
+		case err != nil:
+			if failed == nil {
+				failed = err
+			}
+			name := "a session era"
+			if modern {
+				name = "2026-07-28"
+			}
+			r.Eras = append(r.Eras, &Era{Version: name, Transport: base.name(), Verdicts: []Verdict{{Lesson: "era", Version: name, Kind: NotChecked,
+				Detail: "the era could not be checked: " + err.Error()}}})
+		case era != nil:
 			r.Eras = append(r.Eras, era)
+			checked++
 		}
 	}
-	if len(r.Eras) == 0 {
-		return r, fmt.Errorf("%w: it speaks neither 2026-07-28 (server/discover) nor a session era (initialize)", ErrUnreachable)
+	switch {
+	case checked > 0:
+		return r, nil
+	case failed != nil:
+		return r, failed
 	}
-	return r, nil
+	return r, fmt.Errorf("%w: it speaks neither 2026-07-28 (server/discover) nor a session era (initialize)", ErrUnreachable)
 }
 
 // checkEra checks one era over its own connection; it returns nil when the
