@@ -81,9 +81,9 @@ func main() {
 	case "build":
 		err = build(root, flag.Args()[1:])
 	case "status":
-		err = status(os.Stdout, os.DirFS(filepath.Join(root, "docs")), flag.Args()[1:])
+		err = status(os.Stdout, os.DirFS(root), os.DirFS(filepath.Join(root, "docs")), flag.Args()[1:])
 	case "stamp":
-		err = stamp(os.Stdout, filepath.Join(root, "docs"), flag.Args()[1:])
+		err = stamp(os.Stdout, os.DirFS(root), filepath.Join(root, "docs"), flag.Args()[1:])
 	default:
 		usage()
 		os.Exit(2)

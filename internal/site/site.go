@@ -103,6 +103,7 @@ func Build(cfg Config) (*Site, error) {
 	}
 	md := newMarkdown()
 	res := newResolver(cfg.Root, modules)
+	res.docs = cfg.Docs
 	b := &builder{dir: cfg.DocsDir, errs: &BuildError{}}
 
 	// pages[lang][i] is slugs[i] in lang, or nil if not translated.
@@ -235,6 +236,7 @@ func (b *builder) render(md goldmark.Markdown, res *resolver, p, en *page, ui, e
 		p.annotate(en, ui)
 	}
 	res.slug, res.src, res.rewrite, res.ui = p.slug(), src, rewrite, ui
+	res.lang = p.lang
 	id := TopSection // the section being walked
 	failed := false
 	fail := func(msg string) {
@@ -247,9 +249,9 @@ func (b *builder) render(md goldmark.Markdown, res *resolver, p, en *page, ui, e
 		}
 		switch n := n.(type) {
 		case *wrapNode:
-			res.ui = ui
+			res.ui, res.lang = ui, p.lang
 			if n.open {
-				res.ui = enUI
+				res.ui, res.lang = enUI, SourceLanguage
 			}
 		case *ast.Heading:
 			hid, ok := n.AttributeString("id")
