@@ -72,6 +72,20 @@ func englishReasons(root fs.FS, body []byte) ([]englishReason, error) {
 	return out, nil
 }
 
+// pageReasons returns the English reasons of the :::sdks tables of page
+// slug, reading the page from docs and the lessons files from root.
+func pageReasons(root, docs fs.FS, slug string) ([]englishReason, error) {
+	en, err := loadSource(docs, slug, SourceLanguage)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := englishReasons(root, en.body)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", en.file, err)
+	}
+	return rs, nil
+}
+
 // translatedReason is one entry of a reasons file: the translation, and
 // what its source records.
 type translatedReason struct {
@@ -198,12 +212,9 @@ func AddReasons(list []Translation, root, docs fs.FS) error {
 		t := &list[i]
 		rs, ok := english[t.Page]
 		if !ok {
-			en, err := loadSource(docs, t.Page, SourceLanguage)
-			if err != nil {
+			var err error
+			if rs, err = pageReasons(root, docs, t.Page); err != nil {
 				return err
-			}
-			if rs, err = englishReasons(root, en.body); err != nil {
-				return fmt.Errorf("%s: %v", en.file, err)
 			}
 			english[t.Page] = rs
 		}

@@ -38,16 +38,12 @@ func StampTranslation(root, docs fs.FS, slug, lang string, force bool, ids ...st
 		out = append(out, s)
 	}
 	if all {
-		en, err := loadSource(docs, slug, SourceLanguage)
+		rs, err := pageReasons(root, docs, slug)
 		if err != nil {
 			return nil, err
 		}
-		rs, err := englishReasons(root, en.body)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", en.file, err)
-		}
 		tr, _, err := loadReasons(docs, slug, lang)
-		reasons = err != nil || len(rs) > 0 && len(tr) > 0
+		reasons = len(rs) > 0 && (err != nil || len(tr) > 0)
 	}
 	if reasons || len(keys) > 0 {
 		if reasons {
@@ -74,17 +70,13 @@ func StampReasons(root, docs fs.FS, slug, lang string, force bool, keys ...strin
 	if lang == SourceLanguage {
 		return nil, fmt.Errorf("%s is the source language: its reasons are the lessons files'", lang)
 	}
-	en, err := loadSource(docs, slug, SourceLanguage)
+	rs, err := pageReasons(root, docs, slug)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := englishReasons(root, en.body)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", en.file, err)
-	}
-	file := reasonsFile(slug, lang)
+	enFile, file := slug+"/"+SourceLanguage+".md", reasonsFile(slug, lang)
 	if len(rs) == 0 {
-		return nil, fmt.Errorf("%s includes no :::sdks table: %s has no reasons to stamp", en.file, slug)
+		return nil, fmt.Errorf("%s includes no :::sdks table: %s has no reasons to stamp", enFile, slug)
 	}
 	tr, order, err := loadReasons(docs, slug, lang)
 	if err != nil {
@@ -113,7 +105,7 @@ func StampReasons(root, docs fs.FS, slug, lang string, force bool, keys ...strin
 			for _, e := range rs {
 				all = append(all, e.key)
 			}
-			return nil, fmt.Errorf("%s has no reason %s (its reasons: %s)", en.file, key, strings.Join(all, " "))
+			return nil, fmt.Errorf("%s has no reason %s (its reasons: %s)", enFile, key, strings.Join(all, " "))
 		case !has || t.text == "":
 			return nil, fmt.Errorf("%s has no translation of reason %s to stamp: add \"%s\": {\"text\": \"…\"} first", file, key, key)
 		}
@@ -169,13 +161,11 @@ func writeReasons(rs []englishReason, tr map[string]translatedReason, order []st
 		if i > 0 {
 			b.WriteString(",")
 		}
-		t := tr[key]
-		e := reasonEntry{Text: t.text}
+		t, source := tr[key], ""
 		if t.rec.english != "" {
-			e.Source = t.rec.english + " " + t.rec.text
+			source = t.rec.english + " " + t.rec.text
 		}
-		b.WriteString("\n  " + jsonText(key) + ": ")
-		b.WriteString(`{"source": ` + jsonText(e.Source) + `, "text": ` + jsonText(e.Text) + `}`)
+		fmt.Fprintf(&b, "\n  %s: {\"source\": %s, \"text\": %s}", jsonText(key), jsonText(source), jsonText(t.text))
 	}
 	b.WriteString("\n}\n")
 	return b.Bytes()
