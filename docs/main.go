@@ -13,7 +13,8 @@
 //	                                    behind English (-v lists them; -check fails if any is)
 //	go run ./docs stamp [-force] LANG PAGE [ID…]
 //	                                    record that PAGE in LANG follows the English
-//	                                    sections named (all of them if none is)
+//	                                    sections named (all of them if none is); the
+//	                                    ID reasons is its translated SDK reasons
 //
 // Each chapter transcript has a Run button: it sends the same requests to
 // the chapter's real server, its main compiled to WebAssembly and running
