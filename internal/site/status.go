@@ -61,7 +61,7 @@ type SectionBehind struct {
 
 // Reason returns why the section is behind, as status prints it:
 // "changed", or for numbers, which: "numbers (English 7, translation
-// 7,3)".
+// 7,3)"; for the reasons, which of them: "new (all 30)".
 func (b SectionBehind) Reason() string {
 	if len(b.Reasons) > 0 {
 		return reasonsBehind(b.Reasons, b.Of)
