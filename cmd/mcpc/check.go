@@ -32,6 +32,19 @@ the server speaks, sends each lesson's requests, built from what the server
 lists, and judges every answer against the guide's error table and the spec.
 By default it sends no arguments that satisfy a tool's schema.
 
+The lessons: an unknown tool; arguments that break each tool's schema (a
+required property missing, of the wrong type); a line that is not JSON (over
+HTTP, a body); an unknown method; an invalid request (jsonrpc "1.0", an id
+that is an object); a batch; an unsupported protocol version; a resource that
+does not exist (each template, and a URI that matches none); a cancellation,
+then the next request; and internals (stack traces, SQL, source paths) in
+every text received. With -tools or -call: each bound a schema states, an
+unknown property, a very large string, and (-call) a call that fits.
+
+Each verdict is one of: as the guide; another answer the spec allows;
+against a SHOULD (does not fail); against a MUST (fails); leaks internals
+(fails); not checked. -timeout (mcpc's flag) bounds the whole check.
+
 Exit status: 0 clean (no verdict against a MUST, nothing leaked), 5 findings,
 6 server unreachable or not started, 2 bad usage of check.
 
@@ -52,7 +65,7 @@ func checkCommand(ctx context.Context, args, server []string, url string, era cl
 	lang := fs.String("lang", "en", "link the guide's pages in `LANG`: "+strings.Join(languages, ", "))
 	base := fs.String("base-url", check.DefaultBaseURL, "the `URL` the guide is published at, which verdicts link under")
 	tools := fs.String("tools", "", "comma-separated tool `NAMES` whose bounds may be probed with arguments that keep the others valid")
-	call := fs.Bool("call", false, "probe every tool so, and call each once with arguments generated to fit its schema")
+	call := fs.Bool("call", false, "probe every tool as -tools does, and call each once with arguments generated to fit its schema")
 	dryRun := fs.Bool("dry-run", false, "discover, then print every request the check would send, and send none")
 	wait := fs.Duration("wait", 5*time.Second, "the bound on the wait for one reply")
 	if err := fs.Parse(args); err != nil {

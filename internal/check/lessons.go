@@ -162,6 +162,11 @@ func (pl *planner) plan(c *catalog) {
 	if c.noTools != "" {
 		pl.skip(LessonValidation, "", "the server offers no tools: "+c.noTools)
 	}
+	for _, name := range pl.cfg.Tools {
+		if !slices.ContainsFunc(c.tools, func(t tool) bool { return t.Name == name }) {
+			pl.skip(LessonValidation, "tool "+name, "-tools names it, but the server lists no tool of that name")
+		}
+	}
 	pl.messages(c)
 	pl.resources(c)
 	pl.cancellation(c)
