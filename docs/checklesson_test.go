@@ -109,7 +109,7 @@ func declared(t *testing.T, dirs []string) map[string]bool {
 }
 
 // goName matches a code span that names Go: Name or Type.Member.
-var goName = regexp.MustCompile("^[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*)?$")
+var goName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?$`)
 
 // pathSpan matches a code span that names a file or directory of the
 // repository.
