@@ -96,8 +96,10 @@
 // checks that the page explains every row, once, in a section of its own.
 // sdks renders the table of a lessons file (sdks/lessons.json): for each
 // lesson, the guide's pinned case and what each SDK module's mains send for
-// the same requests, "same as the guide" where the JSON is the same; each
-// lesson's row is titled by the page's heading of the lesson's id.
+// the same requests, "same as the guide" where the JSON after the legacy
+// handshake is the same, and otherwise with the lesson's one-line reason,
+// without which the build fails; each lesson's row is titled by the page's
+// heading of the lesson's id.
 // file includes a whole file that is not Go, highlighted as the language
 // named. A wrong number of arguments is reported with the directive's
 // syntax.
