@@ -145,15 +145,16 @@ func (p *Pin) CaseNames() []string {
 	return names
 }
 
-// ReadPin reads the pin from fsys, the module's root.
-func ReadPin(fsys fs.FS) (*Pin, error) {
-	data, err := fs.ReadFile(fsys, PinFile)
+// ReadPin reads the pin in the file name of fsys ([PinFile] of the
+// module's root).
+func ReadPin(fsys fs.FS, name string) (*Pin, error) {
+	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return nil, fmt.Errorf("reading the measured path: %w (go generate ./... writes it)", err)
 	}
 	var p Pin
 	if err := json.Unmarshal(data, &p); err != nil {
-		return nil, fmt.Errorf("%s: %v (go generate ./... writes it again)", PinFile, err)
+		return nil, fmt.Errorf("%s: %v (go generate ./... writes it again)", name, err)
 	}
 	return &p, nil
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 var update = flag.Bool("update", false, "write the pin, "+PinFile+", from a new measure")
@@ -20,7 +21,7 @@ var update = flag.Bool("update", false, "write the pin, "+PinFile+", from a new 
 func TestPin(t *testing.T) {
 	m := setup(t, PinnedChapters()...)
 	file := filepath.Join(m.Dir, filepath.FromSlash(PinFile))
-	old, err := ReadPin(os.DirFS(m.Dir))
+	old, err := ReadPin(os.DirFS(m.Dir), PinFile)
 	if err != nil && !(*update && errors.Is(err, fs.ErrNotExist)) {
 		t.Fatalf("%v\nrun go generate ./... to write %s", err, PinFile)
 	}
@@ -46,7 +47,7 @@ func TestPin(t *testing.T) {
 
 // TestCap holds the pinned success to Cap.
 func TestCap(t *testing.T) {
-	p, err := ReadPin(os.DirFS(moduleRoot(t)))
+	p, err := ReadPin(os.DirFS(moduleRoot(t)), PinFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,4 +70,24 @@ func moduleRoot(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// TestCodeLines counts a small package's code lines: comments, blank
+// lines, tests and files a linux build leaves out are not counted.
+func TestCodeLines(t *testing.T) {
+	fsys := fstest.MapFS{
+		"p/a.go":      {Data: []byte("// Package p.\npackage p\n\n/* a\nblock */\nfunc F() { // F\n\tprintln(`x\ny`)\n}\n")},
+		"p/js.go":     {Data: []byte("//go:build js\n\npackage p\n\nvar V = 1\n")},
+		"p/a_test.go": {Data: []byte("package p\n\nvar T = 1\n")},
+		"p/README":    {Data: []byte("not Go\n")},
+	}
+	got, err := CodeLines(fsys, []string{"p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// package p; func F() {; println(`x; y`) (the string's second line
+	// holds the parenthesis); }
+	if want := (Lines{Lines: 5, Files: 1, Packages: 1}); got != want {
+		t.Errorf("CodeLines = %+v, want %+v", got, want)
+	}
 }

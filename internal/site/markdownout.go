@@ -73,6 +73,10 @@ func (r *resolver) markdown(n *directiveNode, kind string, args []string, text s
 		return r.sdksMarkdown(n, args[0])
 	case "file":
 		return codeSpan(args[0]) + "\n\n" + fence(args[1], text), nil
+	case "callpath":
+		return codeSpan(args[0]) + "\n\n" + fence("text", text), nil
+	case "also":
+		return codeSpan(args[0]) + ", also runs:\n\n" + fence("go", text), nil
 	}
 	return "", fmt.Errorf("the generator cannot write :::%s as Markdown (add a case to resolver.markdown)", kind)
 }
