@@ -51,8 +51,8 @@ func (r *resolver) callpathFigure(file string, cases []string) (template.HTML, s
 			return "", "", fmt.Errorf("%s pins no case %s; its cases are %s", file, name, strings.Join(p.CaseNames(), ", "))
 		}
 		a, b := callpath.CountFuncs(c.Functions), callpath.CountFuncs(c.WithClosures)
-		rows = append(rows, [2]string{name, fmt.Sprintf("%s\n  %d functions in %d files, %d packages; %d with closures",
-			describeRequest(c.Request), a.Functions, a.Files, a.Packages, b.Functions)})
+		rows = append(rows, [2]string{name, fmt.Sprintf("%s\n  %s in %s, %s; %d with closures",
+			describeRequest(c.Request), count(a.Functions, "function"), count(a.Files, "file"), count(a.Packages, "package"), b.Functions)})
 		width = max(width, len(name))
 	}
 	lines, err := callpath.CodeLines(r.root, p.Core)
@@ -63,11 +63,19 @@ func (r *resolver) callpathFigure(file string, cases []string) (template.HTML, s
 	for _, row := range rows {
 		fmt.Fprintf(&b, "%-*s  %s\n", width, row[0], strings.ReplaceAll(row[1], "\n", "\n"+strings.Repeat(" ", width)))
 	}
-	fmt.Fprintf(&b, "\nthe core: %d code lines in %d files of %d packages (%s), tests and comments left out\n",
-		lines.Lines, lines.Files, lines.Packages, strings.Join(p.Core, ", "))
+	fmt.Fprintf(&b, "\nthe core: %s in %s of %s (%s), tests and comments left out\n",
+		count(lines.Lines, "code line"), count(lines.Files, "file"), count(lines.Packages, "package"), strings.Join(p.Core, ", "))
 	fmt.Fprintf(&b, "the cap on a success: %d functions in %d files, %d packages\n", callpath.Cap.Functions, callpath.Cap.Files, callpath.Cap.Packages)
 	text := b.String()
 	return figure("source callpath", "", sourceCaption(file, "go generate ./..."), r.highlight("text", text)), text, nil
+}
+
+// count writes n things, in the plural unless n is 1.
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // describeRequest says what a pinned request sends: its method and the
@@ -154,21 +162,24 @@ func (r *resolver) checkWalk(p *page, fail func(section, msg string)) {
 				section = string(id.([]byte))
 			}
 		}
-		d, ok := n.(*directiveNode)
-		if !ok {
-			continue
-		}
-		args, err := splitArgs(d.line)
-		if err != nil || len(args) < 2 {
-			continue
-		}
-		l := walkLine{kind: args[0], file: args[1], names: args[2:], section: section}
-		switch l.kind {
-		case "callpath":
-			walks = append(walks, l)
-		case "go", "also":
-			lines = append(lines, l)
-		}
+		gast.Walk(n, func(c gast.Node, entering bool) (gast.WalkStatus, error) {
+			d, ok := c.(*directiveNode)
+			if !entering || !ok {
+				return gast.WalkContinue, nil
+			}
+			args, err := splitArgs(d.line)
+			if err != nil || len(args) < 2 {
+				return gast.WalkContinue, nil
+			}
+			l := walkLine{kind: args[0], file: args[1], names: args[2:], section: section}
+			switch l.kind {
+			case "callpath":
+				walks = append(walks, l)
+			case "go", "also":
+				lines = append(lines, l)
+			}
+			return gast.WalkContinue, nil
+		})
 	}
 	if len(walks) == 0 {
 		for _, l := range lines {
@@ -234,7 +245,7 @@ func (w *walkSets) add(pin *callpath.Pin, name string) {
 
 // holdWalk checks the :::go and :::also lines of a walk page against w.
 func (r *resolver) holdWalk(w walkSets, lines []walkLine, fail func(section, msg string)) {
-	walked := "the walks " + strings.Join(w.cases, ", ") + " (" + strings.Join(w.pins, ", ") + ", which go generate ./... writes)"
+	pinned := strings.Join(w.pins, ", ") + " pins what each case runs; go generate ./... writes it"
 	named := make(map[callpath.PinFunc]string) // how each function is named first
 	for _, l := range lines {
 		if !w.dirs[path.Dir(l.file)] || strings.HasSuffix(l.file, "_test.go") || len(l.names) == 0 || strings.HasPrefix(l.names[0], "region:") {
@@ -253,7 +264,7 @@ func (r *resolver) holdWalk(w walkSets, lines []walkLine, fail func(section, msg
 			line := fmt.Sprintf(":::%s %s ... %s", l.kind, l.file, name)
 			switch {
 			case !w.may[f]:
-				fail(l.section, fmt.Sprintf("%s: %s is not run by %s: take it off the line (if the call should still run it, the code or the pin changed: go generate ./... measures it again)", line, f, walked))
+				fail(l.section, fmt.Sprintf("%s: no walked case (%s) runs %s: take it off the line; if a case should still run it, the code changed, or the pin is stale (%s)", line, strings.Join(w.cases, ", "), f, pinned))
 			case named[f] != "" && (l.kind == "also" || strings.HasPrefix(named[f], ":::also")):
 				fail(l.section, fmt.Sprintf("%s: %s is named twice, here and by %s: an :::also line names what no :::go line shows, once; take it off one of them", line, f, named[f]))
 			case named[f] == "":
@@ -273,8 +284,8 @@ func (r *resolver) holdWalk(w walkSets, lines []walkLine, fail func(section, msg
 		if len(w.need[f]) > 1 {
 			runs = "cases " + strings.Join(w.need[f], ", ") + " run"
 		}
-		fail(w.section, fmt.Sprintf("the %s %s, which the page neither shows nor names: show it with `:::go %s %s` where the walk reaches it, or add it to an `:::also %s` line (%s)",
-			runs, f, f.File, f.Name, f.File, walked))
+		fail(w.section, fmt.Sprintf("%s %s, which the page neither shows nor names: show it with `:::go %s %s` where the walk reaches it, or add it to an `:::also %s` line (%s)",
+			runs, f, f.File, f.Name, f.File, pinned))
 	}
 }
 

@@ -296,10 +296,12 @@ func (b *builder) render(md goldmark.Markdown, res *resolver, p, en *page, ui, e
 		return ast.WalkContinue, nil
 	})
 	// A page with problems is checked and rendered all the same, so that
-	// one build reports all of them: its code spans here, its links once
+	// one build reports all of them: its code spans and its walk through
+	// the core here, its links once
 	// every page is rendered.
 	if p.lang == SourceLanguage {
 		res.checkCodeSpans(p, p.unresolved, func(section, msg string) { b.fail(p, section, msg) })
+		res.checkWalk(p, func(section, msg string) { b.fail(p, section, msg) })
 	}
 	var out bytes.Buffer
 	if err := md.Renderer().Render(&out, src, p.doc); err != nil {

@@ -325,7 +325,7 @@ func TestBuildErrorText(t *testing.T) {
 			`docs/index/en.md: section wire: heading "On the wire" has no id: end its line with {#on-the-wire}, the id every language gives it and links use`},
 		{"## Wire {#wire}\n\nSee [below](#gone).\n",
 			`docs/index/en.md: section wire: link "#gone": index.html has no anchor #gone (no heading there ends in {#gone}, and no transcript has that id)`},
-		{":::paste x\n", `docs/index/en.md: section (top): :::paste x: unknown directive "paste": the directives are go, example, transcript, message, error, errors, sdks, file (see CONTRIBUTING.md, Directive reference)`},
+		{":::paste x\n", `docs/index/en.md: section (top): :::paste x: unknown directive "paste": the directives are go, example, transcript, message, error, errors, sdks, file, callpath, also (see CONTRIBUTING.md, Directive reference)`},
 	} {
 		_, err := Build(Config{Root: testRoot(t), Docs: testDocs(t, en("index", tt.body)), DocsDir: "docs"})
 		if err == nil || err.Error() != tt.want {
