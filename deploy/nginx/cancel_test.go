@@ -115,7 +115,7 @@ func closeThroughNginx(t *testing.T, url string, backends []*backend, era string
 		t.Fatalf("the backend did not cancel the handler: %v", err)
 	}
 	if got := exchange.NormalizeLog(waits + "\n" + cancelled + "\n"); got != wantLog {
-		t.Errorf("backend %s logged\n%s\nwant, as the pin log/aborted.log of %s.txtar holds,\n%s", b.addr, got, era, wantLog)
+		t.Errorf("backend %s logged\n%s\nwant, as the pin holds,\n%s\n%s", b.addr, got, wantLog, exchange.PinHelp(abortArchive(era), "log/aborted.log"))
 	}
 	t.Logf("backend %s logged the cancellation %v after the client closed its request", b.addr, time.Since(closed).Round(time.Microsecond))
 }
@@ -143,10 +143,16 @@ func sendRaw(t *testing.T, url, line string, headers map[string]string) net.Conn
 	return conn
 }
 
+// abortArchive is chapter 04's script of era, which pins the case
+// "aborted".
+func abortArchive(era string) string {
+	return filepath.Join("../../testdata/scripts/04-handler-failures", era+".txtar")
+}
+
 // pinnedAbort returns the request lines and the log that chapter 04's
 // script of era pins for its case "aborted".
 func pinnedAbort(t *testing.T, era string) (requests []string, log string) {
-	archive := filepath.Join("../../testdata/scripts/04-handler-failures", era+".txtar")
+	archive := abortArchive(era)
 	ar, err := txtar.ParseFile(archive)
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +170,7 @@ func pinnedAbort(t *testing.T, era string) (requests []string, log string) {
 		}
 	}
 	if len(requests) == 0 || log == "" {
-		t.Fatalf("%s pins no case aborted (req/aborted.jsonl and log/aborted.log)", archive)
+		t.Fatalf("%s pins no case aborted (req/aborted.jsonl and log/aborted.log)", exchange.RootPath(archive))
 	}
 	return requests, log
 }

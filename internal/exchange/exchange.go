@@ -105,13 +105,13 @@
 // inside the line, and prints the command that refreshes the pins
 // ([RefreshHelp]):
 //
-//	case tool-error: stdout differs from its pin want/tool-error.jsonl in line 1 at byte 110:
+//	case tool-error: stdout differs from its pin want/tool-error.jsonl of testdata/scripts/01-tool-errors/modern.txtar in line 1 at byte 110:
 //		pinned: …cuting tool get_author: No book titled 'Nothing' in the catalog."}]…
 //		actual: …cuting tool get_author: No book called 'Nothing' in the catalog."}]…
 //		                                         ^^^
-//	If the new output is right, refresh the pins from the module's root, and review them with git diff:
+//	If the new output is right, refresh the pins from the repository's root, and review them with git diff:
 //		go generate ./...
-//	or, for this package's pins only:
+//	or, for one package's pins only:
 //		go test ./chapters/01-tool-errors -run '^TestScripts$' -update
 //
 // # Refreshing the pins
