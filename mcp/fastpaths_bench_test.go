@@ -17,8 +17,8 @@ import (
 
 // BenchmarkFastPaths times each fast path of one stdio tools/call beside
 // the plain way it replaces, as pairs of sub-benchmarks: fast and plain.
-// The page "Inside the core" quotes them; the tests that hold each pair to
-// the same bytes are named there and in the package documentation.
+// The page "Inside the core" (docs/inside-the-core) quotes them, and names
+// the tests that hold each pair to the same bytes.
 //
 //	go test -run '^$' -bench FastPaths -benchmem -count 5 ./mcp/
 func BenchmarkFastPaths(b *testing.B) {
