@@ -42,47 +42,36 @@ func setup(t *testing.T, chapters ...string) Module {
 	return m
 }
 
-// TestSuccess measures chapter 01's success case as callpath does and
-// checks what a reader of issue 17 relies on.
+// TestSuccess checks what a reader relies on in chapter 01's pinned
+// success (TestPin holds the pin to a new measure): the handler among the
+// chapter's own functions and not counted, callTool counted, and what
+// every session runs left out of the count.
 func TestSuccess(t *testing.T) {
-	const chapter = "chapters/01-tool-errors"
-	m := setup(t, chapter)
-	cs, err := SelectCases("01-tool-errors", "success")
+	p, err := ReadPin(os.DirFS(moduleRoot(t)), PinFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, err := Measure(t.Context(), m, Config{Chapter: chapter, Cases: cs, Runs: 3, Timeout: 30 * time.Second})
-	if err != nil {
-		t.Fatal(err)
+	c, ch := p.Case("success")
+	if c == nil {
+		t.Fatalf("no case success in %s", PinFile)
 	}
-	r := results[0]
-	mainPkg := path.Join(m.Path, chapter)
-	if n := len(r.Functions); n < 10 {
-		t.Errorf("%d functions, want at least 10: %s", n, names(r.Functions))
+	if n := len(c.Functions); n < 10 || len(c.WithClosures) < n {
+		t.Errorf("%d functions, %d with closures: want at least 10, and no fewer with closures", n, len(c.WithClosures))
 	}
-	if len(r.WithClosures) < len(r.Functions) {
-		t.Errorf("%d functions with closures, fewer than %d without", len(r.WithClosures), len(r.Functions))
+	if !slices.Contains(c.Functions, PinFunc{"mcp/tool.go", "Server.callTool"}) {
+		t.Errorf("Server.callTool (mcp/tool.go) is not counted: %v", c.Functions)
 	}
-	if !slices.ContainsFunc(r.Functions, func(f *Function) bool {
-		return f.Pkg == m.Path+"/mcp" && strings.Contains(f.Name, "callTool")
-	}) {
-		t.Errorf("no function of package mcp named like callTool among %s", names(r.Functions))
+	if !slices.Contains(c.Own, PinFunc{ch.Chapter + "/main.go", "getAuthor"}) {
+		t.Errorf("the chapter's own functions are %v, want getAuthor among them", c.Own)
 	}
-	for _, list := range [][]*Function{r.Functions, r.WithClosures} {
-		for _, f := range list {
-			if f.Pkg == mainPkg {
-				t.Errorf("%s of the chapter's main package is counted; it belongs in the chapter's own list", f.Name)
-			}
+	for _, f := range slices.Concat(c.Functions, c.WithClosures) {
+		if strings.HasPrefix(f.File, ch.Chapter+"/") {
+			t.Errorf("%s of the chapter is counted; it belongs among its own", f)
 		}
 	}
-	if !slices.ContainsFunc(r.Main, func(f *Function) bool { return f.Name == "getAuthor" }) {
-		t.Errorf("the chapter's own functions are %s, want getAuthor among them", names(r.Main))
-	}
-	// Every session runs these: the empty session's functions are not
-	// part of the call.
-	for _, ran := range []string{"NewServer", "Main", "(*Server).serve"} {
-		if slices.ContainsFunc(r.WithClosures, func(f *Function) bool { return f.Name == ran }) {
-			t.Errorf("%s, which the empty session runs, is counted", ran)
+	for _, f := range []PinFunc{{"mcp/server.go", "NewServer"}, {"mcp/main.go", "Main"}, {"mcp/stream.go", "Server.serve"}} {
+		if !slices.Contains(ch.Setup, f) || slices.Contains(c.Functions, f) {
+			t.Errorf("%s, which every session runs, is not among the setup, or is counted", f)
 		}
 	}
 }
