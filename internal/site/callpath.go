@@ -151,8 +151,8 @@ type walkLine struct {
 }
 
 // checkWalk holds an English page with :::callpath lines to the pin they
-// name, as the directive reference says (callpathHelp), calling fail with
-// each problem and the section it is in.
+// name, as the directive's help says, calling fail with each problem and
+// the section it is in.
 func (r *resolver) checkWalk(p *page, fail func(section, msg string)) {
 	var walks, lines []walkLine
 	section := TopSection
@@ -193,8 +193,7 @@ func (r *resolver) checkWalk(p *page, fail func(section, msg string)) {
 	for _, l := range walks {
 		pin, err := r.pin(l.file)
 		if err != nil {
-			fail(l.section, err.Error())
-			return
+			return // the :::callpath line failed to resolve, saying why
 		}
 		for _, dir := range pin.Core {
 			w.dirs[dir] = true
