@@ -63,7 +63,7 @@ func (r *resolver) callpathFigure(file string, cases []string) (template.HTML, s
 	for _, row := range rows {
 		fmt.Fprintf(&b, "%-*s  %s\n", width, row[0], strings.ReplaceAll(row[1], "\n", "\n"+strings.Repeat(" ", width)))
 	}
-	fmt.Fprintf(&b, "\nthe core: %s in %s of %s (%s), tests and comments left out\n",
+	fmt.Fprintf(&b, "\nthe core: %s in %s of %s,\n  %s; tests and comments left out\n",
 		count(lines.Lines, "code line"), count(lines.Files, "file"), count(lines.Packages, "package"), strings.Join(p.Core, ", "))
 	fmt.Fprintf(&b, "the cap on a success: %d functions in %d files, %d packages\n", callpath.Cap.Functions, callpath.Cap.Files, callpath.Cap.Packages)
 	text := b.String()

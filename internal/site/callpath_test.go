@@ -24,7 +24,7 @@ func TestWalk(t *testing.T) {
 	md := string(s.Files["index.md"])
 	for _, want := range []string{
 		"call  tools/call add {\"title\":\"Dune\"}\n      3 functions in 1 file, 1 package; 4 with closures",
-		"the core: 10 code lines in 1 file of 1 package (core)",
+		"the core: 10 code lines in 1 file of 1 package,\n  core; tests and comments left out",
 		"// helper trims a name.\nfunc helper(s string) string { … }",
 	} {
 		if !strings.Contains(md, want) {
