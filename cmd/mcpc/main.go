@@ -20,6 +20,7 @@
 //	call NAME [JSON]  call the tool NAME with JSON as its arguments
 //	read URI          read the resource at URI
 //	raw LINE...       send each JSON-RPC line verbatim and print each reply verbatim
+//	check [FLAGS]     put the guide's lessons to work on the server and judge each answer
 //
 // Every command but raw connects as a Go program would, with the mcp
 // package's client (probing the protocol era, or pinned by -era), and
@@ -35,6 +36,14 @@
 //	3  a tool error: a result with "isError": true
 //	4  a protocol error: a JSON-RPC error response
 //	1  bad usage, or the server could not be reached or went away
+//
+// check has statuses of its own (see "mcpc check -h" and package
+// internal/check):
+//
+//	0  clean: no answer against a MUST of the spec, nothing leaked
+//	5  findings: an answer against a MUST, or internals leaked
+//	6  the server could not be started or reached, or spoke no era
+//	2  bad usage of check
 //
 // For raw, the status is that of the worst reply. Under "go run", which
 // exits 1 whenever its program fails, the status shows as the line
@@ -85,10 +94,17 @@ Commands:
   call NAME [JSON]  call the tool NAME with JSON as its arguments (an object)
   read URI          read the resource at URI
   raw LINE...       send each JSON-RPC line verbatim and print each reply verbatim
+  check [FLAGS]     put the guide's lessons to work on the server: an unknown
+                    tool, arguments that break each tool's schema, a line that
+                    is not JSON, ...; each answer is judged against the guide
+                    and the spec, and linked to the lesson that explains it
+                    (flags: mcpc check -h)
 
 The response is printed as indented JSON (raw: each reply as it came).
 Exit status: 0 result, 3 tool error (isError), 4 protocol error
-(JSON-RPC error), 1 bad usage or transport failure. Under "go run" the
+(JSON-RPC error), 1 bad usage or transport failure; for check: 0 clean,
+5 findings (an answer against a MUST of the spec, or internals leaked),
+6 server unreachable or not started, 2 bad usage of check. Under "go run" the
 status shows as "exit status N" and go run itself exits 1; for the status
 itself, build mcpc: go build ./cmd/mcpc
 
@@ -106,9 +122,13 @@ Examples, from the root of the guide, by outcome (exit status):
     go run ./cmd/mcpc read books://Nothing -- go run ./chapters/03-resources
     go run ./cmd/mcpc raw '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' -- go run ./chapters/01-tool-errors
       (on purpose: a request with neither _meta nor an initialize first is -32602)
+  a clean check (0):
+    go run ./cmd/mcpc check -- go run ./chapters/03-resources
+    go run ./cmd/mcpc -era modern check -lang fr -- go run ./chapters/01-tool-errors
   over Streamable HTTP: start a chapter on a port of its own, then ask it:
     go run ./chapters/01-tool-errors -http :8090 &
     go run ./cmd/mcpc -url http://127.0.0.1:8090/mcp call get_author '{"title":"Nothing"}'
+    go run ./cmd/mcpc -url http://127.0.0.1:8090/mcp check
 
 Flags:
 `
@@ -144,6 +164,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	cmdArgs := fs.Args()
+	if len(cmdArgs) > 0 && cmdArgs[0] == "check" {
+		ctx, cancel := context.WithTimeout(ctx, *timeout)
+		defer cancel()
+		return checkCommand(ctx, cmdArgs[1:], server, *url, era, stdout, stderr)
+	}
 	if err := checkUsage(cmdArgs, server, *url); err != nil {
 		fmt.Fprintf(stderr, "mcpc: %v\nRun 'mcpc -h' for usage.\n", err)
 		return exitFailure

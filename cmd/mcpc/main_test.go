@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mcpbookshop/guide/internal/chapterproc"
+	"github.com/mcpbookshop/guide/internal/check/checktest"
 	"github.com/mcpbookshop/guide/internal/exchange"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -25,6 +26,7 @@ func TestMain(m *testing.M) {
 		"refusing-server": refusingServer,
 		"babbling-server": babblingServer,
 		"failing-server":  failingServer,
+		"wrong-server":    checktest.WrongServer,
 	})
 }
 
@@ -85,7 +87,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
 			return nil
 		},
-		Cmds: map[string]func(*testscript.TestScript, bool, []string){"exits": exits},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){"exits": exits, "serve-http": serveHTTP},
 	})
 }
 

@@ -1,0 +1,123 @@
+package check
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/mcpbookshop/guide/internal/check/checktest"
+)
+
+// TestMain runs the test binary as the wrong server when asked to, so that
+// the tests can start it as a command.
+func TestMain(m *testing.M) {
+	switch {
+	case len(os.Args) > 1 && os.Args[1] == "wrong-server":
+		checktest.WrongServer()
+		os.Exit(0)
+	case len(os.Args) > 2 && os.Args[1] == "forking-server":
+		forkingServer(os.Args[2])
+		os.Exit(0)
+	case len(os.Args) > 1 && os.Args[1] == "sleeper":
+		time.Sleep(time.Hour)
+	}
+	code := m.Run()
+	binaries.Remove()
+	os.Exit(code)
+}
+
+// verdictKey names a verdict in the table of those the wrong server
+// deserves.
+func verdictKey(v Verdict) string { return v.Lesson + " · " + v.Target }
+
+// TestWrongServer checks that the server built to be wrong gets exactly the
+// verdicts it deserves, each within the check's bounds.
+func TestWrongServer(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	r, err := Run(ctx, &Config{Command: []string{os.Args[0], "wrong-server"}, Wait: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Kind{
+		"unknown-tool · mcpc-check-no-such-tool":                     Allowed, // a tool error
+		"validation · tool panicky: q missing":                       AsGuide, // a tool error, though a panic's
+		"internals · validation · tool panicky: q missing":           Leaks,   // ... that leaks a Go trace
+		"internals · validation · tool panicky: q of the wrong type": Leaks,
+		"internals · validation · tool lookup: id missing":           Leaks, // SQL and a driver error
+		"internals · validation · tool lookup: id of the wrong type": Leaks,
+		"validation · tool panicky: q of the wrong type":             AsGuide,       //
+		"validation · tool lookup: id missing":                       AgainstShould, // -32603, not a tool error
+		"validation · tool lookup: id of the wrong type":             AgainstShould,
+		"validation · tool echo: text missing":                       AsGuide, // the echo of "server/main.go:12" is not a leak
+		"validation · tool echo: text of the wrong type":             AsGuide,
+		"validation · tool echo: at missing":                         AsGuide,
+		"malformed-line · not JSON":                                  AgainstMust, // it crashed
+		"unknown-method · mcpc-check/no-such-method":                 AgainstMust, // it hung
+		`invalid-request · "jsonrpc": "1.0"`:                         Allowed,     // served anyway
+		"invalid-request · an id that is an object":                  AgainstMust, // echoed the id
+		"stdout · invalid-request · an id that is an object":         AgainstMust, // chatter on stdout
+		"batch · two tools/list":                                     NotChecked,  // a reply past the bound
+		"unsupported-version · 1900-01-01":                           AgainstMust, // a flood
+		"resource-not-found · template books://{title}":              AgainstMust, // empty contents
+		"resource-not-found · a URI that matches nothing":            AgainstMust, // -32002
+		"cancellation · tools/list":                                  AgainstMust, // silent after it
+	}
+	got := map[string]Kind{}
+	for _, e := range r.Eras {
+		for _, v := range e.Verdicts {
+			if k, seen := got[verdictKey(v)]; seen && k != v.Kind {
+				t.Errorf("%s: two verdicts, %v and %v", verdictKey(v), k, v.Kind)
+			}
+			got[verdictKey(v)] = max(got[verdictKey(v)], v.Kind)
+		}
+	}
+	delete(got, "internals · ")
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: got %v, want %v", k, got[k], w)
+		}
+	}
+	for k, g := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("%s: an unexpected verdict, %v", k, g)
+		}
+	}
+	if len(r.Eras) != 1 {
+		t.Errorf("got %d eras, want 1 (the wrong server speaks 2026-07-28 only)", len(r.Eras))
+	}
+	if !r.Fails() {
+		t.Error("the report does not fail")
+	}
+	if t.Failed() {
+		r.WriteText(testWriter{t})
+	}
+}
+
+// testWriter writes to the test's log.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(string(p))
+	return len(p), nil
+}
+
+// forkingServer starts a child that holds the FIFO at path open and waits
+// forever, writes a line to the FIFO, and serves as the wrong server: a
+// server that starts others, as "go run" does.
+func forkingServer(path string) {
+	fifo, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		os.Exit(1)
+	}
+	child := exec.Command(os.Args[0], "sleeper")
+	child.ExtraFiles = []*os.File{fifo}
+	if child.Start() != nil {
+		os.Exit(1)
+	}
+	io.WriteString(fifo, "started\n")
+	checktest.WrongServer()
+}
