@@ -155,22 +155,12 @@ type walkLine struct {
 // the section it is in.
 func (r *resolver) checkWalk(p *page, fail func(section, msg string)) {
 	var walks, lines []walkLine
-	section := TopSection
-	for n := p.doc.FirstChild(); n != nil; n = n.NextSibling() {
-		if h, ok := n.(*gast.Heading); ok && h.Level == 2 {
-			if id, ok := h.AttributeString("id"); ok {
-				section = string(id.([]byte))
-			}
+	walkSections(p, func(c gast.Node, section string) gast.WalkStatus {
+		d, ok := c.(*directiveNode)
+		if !ok {
+			return gast.WalkContinue
 		}
-		gast.Walk(n, func(c gast.Node, entering bool) (gast.WalkStatus, error) {
-			d, ok := c.(*directiveNode)
-			if !entering || !ok {
-				return gast.WalkContinue, nil
-			}
-			args, err := splitArgs(d.line)
-			if err != nil || len(args) < 2 {
-				return gast.WalkContinue, nil
-			}
+		if args, err := splitArgs(d.line); err == nil && len(args) >= 2 {
 			l := walkLine{kind: args[0], file: args[1], names: args[2:], section: section}
 			switch l.kind {
 			case "callpath":
@@ -178,9 +168,9 @@ func (r *resolver) checkWalk(p *page, fail func(section, msg string)) {
 			case "go", "also":
 				lines = append(lines, l)
 			}
-			return gast.WalkContinue, nil
-		})
-	}
+		}
+		return gast.WalkContinue
+	})
 	if len(walks) == 0 {
 		for _, l := range lines {
 			if l.kind == "also" {

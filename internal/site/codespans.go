@@ -79,13 +79,10 @@ func (r *resolver) checkCodeSpans(p *page, unresolved bool, fail func(section, m
 	}
 }
 
-// codeSpans checks every code span of p and calls report with each span
-// and the outcome.
-func (r *resolver) codeSpans(p *page, report func(spanSite, spanCheck)) error {
-	src := p.src.body
-	var spans []spanSite
-	var included []string  // package directories the page includes Go code from
-	var shown bytes.Buffer // text the page shows besides its prose, for JSON keys
+// walkSections walks the nodes of p in order, calling visit with each
+// node entered and the id of the level-2 section it is in (TopSection
+// before the first heading).
+func walkSections(p *page, visit func(n gast.Node, section string) gast.WalkStatus) {
 	section := TopSection
 	for n := p.doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*gast.Heading); ok && h.Level == 2 {
@@ -97,26 +94,38 @@ func (r *resolver) codeSpans(p *page, report func(spanSite, spanCheck)) error {
 			if !entering {
 				return gast.WalkContinue, nil
 			}
-			switch c := c.(type) {
-			case *gast.CodeSpan:
-				spans = append(spans, spanSite{plainText(c, src), section})
-				return gast.WalkSkipChildren, nil
-			case *directiveNode:
-				shown.WriteString(c.text + "\n")
-				if args, err := splitArgs(c.line); err == nil && len(args) > 1 && (args[0] == "go" || args[0] == "example") {
-					if dir := path.Dir(args[1]); !slices.Contains(included, dir) {
-						included = append(included, dir)
-					}
-				}
-			case *gast.FencedCodeBlock, *gast.CodeBlock:
-				for i := range c.Lines().Len() {
-					seg := c.Lines().At(i)
-					shown.Write(seg.Value(src))
-				}
-			}
-			return gast.WalkContinue, nil
+			return visit(c, section), nil
 		})
 	}
+}
+
+// codeSpans checks every code span of p and calls report with each span
+// and the outcome.
+func (r *resolver) codeSpans(p *page, report func(spanSite, spanCheck)) error {
+	src := p.src.body
+	var spans []spanSite
+	var included []string  // package directories the page includes Go code from
+	var shown bytes.Buffer // text the page shows besides its prose, for JSON keys
+	walkSections(p, func(c gast.Node, section string) gast.WalkStatus {
+		switch c := c.(type) {
+		case *gast.CodeSpan:
+			spans = append(spans, spanSite{plainText(c, src), section})
+			return gast.WalkSkipChildren
+		case *directiveNode:
+			shown.WriteString(c.text + "\n")
+			if args, err := splitArgs(c.line); err == nil && len(args) > 1 && (args[0] == "go" || args[0] == "example") {
+				if dir := path.Dir(args[1]); !slices.Contains(included, dir) {
+					included = append(included, dir)
+				}
+			}
+		case *gast.FencedCodeBlock, *gast.CodeBlock:
+			for i := range c.Lines().Len() {
+				seg := c.Lines().At(i)
+				shown.Write(seg.Value(src))
+			}
+		}
+		return gast.WalkContinue
+	})
 	ix, err := r.goIndex()
 	if err != nil {
 		return fmt.Errorf("%s: reading the module's packages to check code spans: %v", p.src.file, err)
