@@ -3,6 +3,10 @@
 // a status that tells the outcome. It reproduces every transcript in the
 // guide. With -url it asks a server already running, over Streamable HTTP.
 //
+// Install it with
+//
+//	go install github.com/mcpbookshop/guide/cmd/mcpc@latest
+//
 // Usage:
 //
 //	mcpc [flags] COMMAND [ARGS] -- SERVER [SERVER ARGS...]
