@@ -10,8 +10,8 @@ import (
 )
 
 // update is the test flag that rewrites the pins in the scripts instead of
-// failing. Each package that pins output runs its scripts with it from its
-// own go:generate line, so RefreshCommand runs them all.
+// failing, for one package's pins; RefreshCommand refreshes every package's
+// (internal/refresh).
 var update = flag.Bool("update", false, "write the pins in the scripts (replies, log lines) from the real output, adding the ones a case lacks; "+RefreshCommand+" does it for every package")
 
 // Updating reports whether the test runs with -update: a test that runs

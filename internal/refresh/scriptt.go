@@ -46,8 +46,8 @@ func (t scriptT) Skip(args ...any) {
 	runtime.Goexit()
 }
 
-func (t scriptT) Parallel()      {}
-func (t scriptT) Verbose() bool  { return false }
+func (t scriptT) Parallel()     {}
+func (t scriptT) Verbose() bool { return false }
 func (t scriptT) Run(name string, f func(testscript.T)) {
 	sub := t
 	sub.name = t.name + "/" + name

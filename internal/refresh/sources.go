@@ -26,8 +26,8 @@ type pkg struct {
 	Module     *struct{ GoMod string }
 
 	GoFiles, CgoFiles, CFiles, CXXFiles, HFiles, SFiles, SysoFiles []string
-	EmbedFiles, TestEmbedFiles, XTestEmbedFiles                     []string
-	TestGoFiles, XTestGoFiles, IgnoredGoFiles, IgnoredOtherFiles    []string
+	EmbedFiles, TestEmbedFiles, XTestEmbedFiles                    []string
+	TestGoFiles, XTestGoFiles, IgnoredGoFiles, IgnoredOtherFiles   []string
 }
 
 // listFields are the fields of pkg, for go list -json=...
