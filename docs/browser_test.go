@@ -724,9 +724,14 @@ func (env *browserEnv) checkLinks(t *testing.T) {
 
 // startBrowser starts headless Chromium for t, for at most timeout, and
 // returns its context, which ends with t, and the channel that says whether
-// it started. It skips t where there is no Chromium, and in -short mode.
+// it started. It skips t where there is no Chromium, and in -short mode,
+// and unless GUIDE_LONG is set: a browser test takes tens of seconds to
+// minutes, a long check that .ci/run runs.
 func startBrowser(t *testing.T, timeout time.Duration) (context.Context, <-chan error) {
 	t.Helper()
+	if os.Getenv("GUIDE_LONG") == "" {
+		t.Skip("long check: run with GUIDE_LONG=1, as .ci/run does")
+	}
 	exe := findChromium()
 	if exe == "" {
 		t.Skip("no Chromium or Chrome on PATH: the browser test needs one (.ci/run installs Debian's chromium)")

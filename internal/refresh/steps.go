@@ -57,10 +57,13 @@ func (s step) key(h *hasher, l listing, chapterFiles []string) (string, error) {
 	return h.key("go "+strings.Join(s.command(), " "), nil, names)
 }
 
-// run runs the step's test with -update.
+// run runs the step's test with -update. It builds with -trimpath (in
+// GOFLAGS, so that the chapters cmd/mcpc's test builds get it too): what
+// the steps write holds no source path, and so every copy of the repository
+// shares Go's build cache with the checkout, the walkthrough test's too.
 func (s step) run(ctx context.Context, root string, env []string) error {
 	cmd := exec.CommandContext(ctx, "go", s.command()...)
-	cmd.Dir, cmd.Env = root, env
+	cmd.Dir, cmd.Env = root, append(env, strings.TrimSpace("GOFLAGS=-trimpath "+os.Getenv("GOFLAGS")))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go %s: %v\n%s", strings.Join(s.command(), " "), err, out)
 	}
