@@ -21,7 +21,7 @@ import (
 // that shows it (the tool-errors page includes the chapter's main.go).
 const (
 	chapterFile    = "chapters/01-tool-errors/main.go"
-	chapterMessage = "in the catalog."
+	chapterMessage = `in the catalog.", args.Title)`
 	chapterPage    = "/tool-errors.html"
 )
 
@@ -58,7 +58,10 @@ func serve(runs int) error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	defer cmd.Wait()
+	defer func() {
+		cancel() // kills the server
+		cmd.Wait()
+	}()
 	if _, err := bufio.NewReader(stdout).ReadString('\n'); err != nil {
 		return fmt.Errorf("the docs server did not start: %v", err)
 	}
@@ -71,7 +74,7 @@ func serve(runs int) error {
 	text := chapterMessage
 	var times, cpus []time.Duration
 	for i := range runs {
-		next := fmt.Sprintf("in the catalog (edit %d at %d).", i+1, time.Now().UnixNano())
+		next := fmt.Sprintf(`in the catalog (edit %d at %d).", args.Title)`, i+1, time.Now().UnixNano())
 		restore, err := apply(dir, []edit{{chapterFile, text, next}})
 		if err != nil {
 			return err
@@ -84,7 +87,7 @@ func serve(runs int) error {
 				restore()
 				return fmt.Errorf("no new build 5 minutes after the edit")
 			}
-			if page, err := get("http://" + addr + chapterPage); err == nil && strings.Contains(page, next) {
+			if page, err := get("http://" + addr + chapterPage); err == nil && strings.Contains(page, strings.TrimSuffix(next, `", args.Title)`)) {
 				break
 			}
 		}
