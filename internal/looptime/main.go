@@ -4,7 +4,7 @@
 // measurement reports every run, the median, and the load average before the
 // first run, so that a busy machine shows.
 //
-//	go run ./internal/looptime generate [-runs N]
+//	go run ./internal/looptime generate [-runs N] [-fresh]
 //
 // copies the repository's files (as git lists them) into a temporary
 // directory, runs go generate ./... once there to warm the caches, then N
@@ -12,6 +12,9 @@
 // walkthrough does (the chapter's check, the script lines, the request),
 // with a message that differs from run to run so that no cache holds its
 // pins, and times go generate ./...; the files are put back after each run.
+// With -fresh, each run is in a new copy, not warmed: what the docs'
+// walkthrough test's go generate ./... costs, as Go compiles the module's
+// packages again for a folder it has not seen.
 //
 //	go run ./internal/looptime serve [-runs N]
 //
@@ -38,7 +41,7 @@ import (
 
 func main() {
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: go run ./internal/looptime generate|serve [-runs N] | tests < go-test-json")
+		fmt.Fprintln(os.Stderr, "usage: go run ./internal/looptime generate [-runs N] [-fresh] | serve [-runs N] | tests < go-test-json")
 	}
 	flag.Parse()
 	var err error
@@ -48,9 +51,10 @@ func main() {
 	case "generate", "serve":
 		fs := flag.NewFlagSet(flag.Arg(0), flag.ExitOnError)
 		runs := fs.Int("runs", 5, "how many timed runs")
+		fresh := fs.Bool("fresh", false, "generate: each run in a new copy, without warming Go's build cache for it")
 		fs.Parse(flag.Args()[1:])
 		if flag.Arg(0) == "generate" {
-			err = generate(*runs)
+			err = generate(*runs, *fresh)
 		} else {
 			err = serve(*runs)
 		}

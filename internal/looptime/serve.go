@@ -70,7 +70,8 @@ func serve(runs int) error {
 	if err != nil {
 		return err
 	}
-	current := <-builds
+	<-builds // the first build's name, sent when the stream opens
+	var current string
 	text := chapterMessage
 	var times, cpus []time.Duration
 	for i := range runs {
