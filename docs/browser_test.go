@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"github.com/mcpbookshop/guide/internal/exchange"
 	"github.com/mcpbookshop/guide/internal/site"
 )
 
@@ -136,6 +137,7 @@ type browserEnv struct {
 	url     string                       // the served site, with testLang; no trailing slash
 	hosts   []staticHost                 // the static build's hosts: file:// first
 	crawled []string                     // the served site's pages the crawl visits
+	pinned  map[string]*site.Transcript  // the static build's transcripts, by their anchors
 	ui      map[string]map[string]string // the interface strings, by language
 	links   linkSet                      // the links the crawl found, checked once it is done
 }
@@ -234,7 +236,11 @@ func newBrowserEnv(t *testing.T) *browserEnv {
 		t.Fatal(err)
 	}
 	t.Logf("crawl=%s: %d of the site's pages, at both widths", crawl, len(crawled))
-	return &browserEnv{root: root, pool: pool, url: srv.URL, hosts: hosts, crawled: crawled, ui: ui}
+	pinned := make(map[string]*site.Transcript)
+	for _, tr := range static.Transcripts {
+		pinned[tr.ID()] = tr
+	}
+	return &browserEnv{root: root, pool: pool, url: srv.URL, hosts: hosts, crawled: crawled, pinned: pinned, ui: ui}
 }
 
 // crawlPart is one crawl subtest: part of parts of the crawled pages, at
@@ -272,7 +278,7 @@ func crawlParts() []crawlPart {
 func (env *browserEnv) checkTranscripts(t *testing.T, host staticHost) {
 	t.Parallel()
 	b := env.pool.get(t)
-	ran := 0
+	ran, differ := 0, 0
 	var cold, warm []float64 // milliseconds from a click to the replies
 	for _, page := range host.pages {
 		b.visit(t, host.base+page)
@@ -304,13 +310,18 @@ func (env *browserEnv) checkTranscripts(t *testing.T, host staticHost) {
 				live: ex.querySelector(".msg.live").querySelector("pre, .noreply").textContent,
 				differs: ex.querySelector(".msg.live").classList.contains("differs")}))
 		})`, &res)
+			var wrong strings.Builder
 			if !strings.HasPrefix(res.Status, "run-status ok") {
-				t.Errorf("%s#%s: run status %q, want ok", page, id, res.Status)
+				fmt.Fprintf(&wrong, "run status %q, want ok\n", res.Status)
 			}
 			for k, ex := range res.Exchanges {
 				if ex.Differs || ex.Pinned != ex.Live {
-					t.Errorf("%s#%s: exchange %d: live response (differs=%v)\n%s\nwant the pinned\n%s", page, id, k, ex.Differs, ex.Live, ex.Pinned)
+					fmt.Fprintf(&wrong, "exchange %d: live response (differs=%v)\n%s\nwant the pinned\n%s\n", k, ex.Differs, ex.Live, ex.Pinned)
 				}
+			}
+			if wrong.Len() > 0 {
+				differ++
+				t.Errorf("%s#%s: %s%s", page, id, wrong.String(), env.pinHelp(id))
 			}
 			ran++
 		}
@@ -327,13 +338,27 @@ func (env *browserEnv) checkTranscripts(t *testing.T, host staticHost) {
 	if ran == 0 {
 		t.Fatal("no transcript has a Run button")
 	}
-	t.Logf("%s: %d transcripts on %d pages run, every live reply equal to its pin", host.name, ran, len(host.pages))
+	if differ == 0 {
+		t.Logf("%s: %d transcripts on %d pages run, every live reply equal to its pin", host.name, ran, len(host.pages))
+	} else {
+		t.Logf("%s: %d transcripts on %d pages run, %d of them not as pinned (above)", host.name, ran, len(host.pages), differ)
+	}
 	slices.Sort(cold)
 	slices.Sort(warm)
 	if len(cold) > 0 && len(warm) > 0 {
 		t.Logf("%s: click to replies: first Run of a page (loading the module) median %.0f ms (%.0f to %.0f); later Runs median %.0f ms",
 			host.name, cold[len(cold)/2], cold[0], cold[len(cold)-1], warm[len(warm)/2])
 	}
+}
+
+// pinHelp names the case and the pin of the transcript whose anchor is id,
+// and how to refresh it (exchange.PinHelp).
+func (env *browserEnv) pinHelp(id string) string {
+	tr, ok := env.pinned[id]
+	if !ok {
+		return "(the static build has no transcript " + id + ")"
+	}
+	return exchange.PinHelp(filepath.Join(env.root, filepath.FromSlash(tr.Archive)), "want/"+tr.Case+".jsonl")
 }
 
 // checkCrawl visits its part of the crawled pages of the served site at its

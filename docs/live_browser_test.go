@@ -74,7 +74,9 @@ func TestLiveBrowser(t *testing.T) {
 
 	t.Run("broken and fixed", func(t *testing.T) {
 		tl.edit(t, source, string(original)+"\n:::go chapters/01-tool-errors/main.go nothingByThatName\n")
-		b.pollWithin(t, `document.body.classList.contains("build-failed")`, reloadTimeout)
+		// Complete: the error page's stylesheet has loaded, so that what is
+		// measured below is the styled page, not the bare text.
+		b.pollWithin(t, `document.readyState === "complete" && document.body.classList.contains("build-failed")`, reloadTimeout)
 		b.viewport(t, phone.width, phone.height, phone.opts...)
 		var page struct {
 			Text      string

@@ -86,8 +86,15 @@ type testLive struct {
 // site says is logged only if t fails.
 func startLive(t testing.TB, root, addr string, compile func(context.Context, string) (*site.Browser, error)) *testLive {
 	t.Helper()
-	tl := &testLive{done: make(chan error, 1)}
-	tl.live = &liveSite{root: root, compile: compile, log: &tl.log}
+	return serveTest(t, &liveSite{root: root, compile: compile}, addr)
+}
+
+// serveTest is startLive for a live site of the test's making, whose log
+// it sets.
+func serveTest(t testing.TB, live *liveSite, addr string) *testLive {
+	t.Helper()
+	tl := &testLive{live: live, done: make(chan error, 1)}
+	live.log = &tl.log
 	tl.live.current()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -124,14 +131,43 @@ func (tl *testLive) shutdown(t testing.TB) {
 
 // syncBuffer is a bytes.Buffer that a server and a test may share.
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu    sync.Mutex
+	b     bytes.Buffer
+	wrote chan struct{} // closed by the next Write, for waitFor
 }
 
 func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.wrote != nil {
+		close(b.wrote)
+		b.wrote = nil
+	}
 	return b.b.Write(p)
+}
+
+// waitFor waits until the buffer holds s, and fails t if it does not
+// within limit.
+func (b *syncBuffer) waitFor(t testing.TB, s string, limit time.Duration) {
+	t.Helper()
+	deadline := time.After(limit)
+	for {
+		b.mu.Lock()
+		if strings.Contains(b.b.String(), s) {
+			b.mu.Unlock()
+			return
+		}
+		if b.wrote == nil {
+			b.wrote = make(chan struct{})
+		}
+		wrote := b.wrote
+		b.mu.Unlock()
+		select {
+		case <-wrote:
+		case <-deadline:
+			t.Fatalf("waited %v for the server to say %q; it said:\n%s", limit, s, b.String())
+		}
+	}
 }
 
 func (b *syncBuffer) String() string {

@@ -25,9 +25,13 @@
 // The served guide is rebuilt as soon as its sources change (a page under
 // docs/, a pin under testdata/scripts/, a chapter, which is compiled for the
 // browser again), and every open page then reloads itself where it was:
-// save a file and look. The served pages learn of each build from a stream
-// of server-sent events, and reconnect when the server restarts; the static
-// site has none of that and opens no connection. A page that does not build
+// save a file and look. When a chapter changes, the server also replays its
+// pinned cases in the background, and marks each transcript whose pin the
+// chapter no longer matches, with what differs and the command that
+// refreshes the pins, until they are refreshed. The served pages learn of
+// each build from a stream of server-sent events, and reconnect when the
+// server restarts; the static site has none of that (no marks, no events)
+// and opens no connection. A page that does not build
 // shows, in its place, the file, the problem and the fix, and turns into
 // the page once fixed; the other pages are served as usual. "go run ./docs
 // build" fails until every page builds.
@@ -68,24 +72,27 @@ const defaultBaseURL = "https://mcpbookshop.github.io/guide/"
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix("docs: ")
-	flag.Usage = usage
-	addr := flag.String("addr", defaultAddr, "the address to serve the guide on")
-	flag.Parse()
+	// A flag set of its own: the packages this command imports register
+	// test flags (-update) in flag's default set, which are not its own.
+	flags := flag.NewFlagSet("docs", flag.ExitOnError)
+	flags.Usage = func() { usage(flags) }
+	addr := flags.String("addr", defaultAddr, "the address to serve the guide on")
+	flags.Parse(os.Args[1:])
 	root, err := repoRoot()
 	if err != nil {
 		log.Fatal(err)
 	}
-	switch flag.Arg(0) {
+	switch flags.Arg(0) {
 	case "", "serve":
 		err = serve(root, *addr)
 	case "build":
-		err = build(root, flag.Args()[1:])
+		err = build(root, flags.Args()[1:])
 	case "status":
-		err = status(os.Stdout, os.DirFS(filepath.Join(root, "docs")), flag.Args()[1:])
+		err = status(os.Stdout, os.DirFS(filepath.Join(root, "docs")), flags.Args()[1:])
 	case "stamp":
-		err = stamp(os.Stdout, filepath.Join(root, "docs"), flag.Args()[1:])
+		err = stamp(os.Stdout, filepath.Join(root, "docs"), flags.Args()[1:])
 	default:
-		usage()
+		flags.Usage()
 		os.Exit(2)
 	}
 	switch {
@@ -98,9 +105,9 @@ func main() {
 	}
 }
 
-func usage() {
+func usage(flags *flag.FlagSet) {
 	fmt.Fprintf(os.Stderr, "usage: go run ./docs [-addr host:port] [serve | build [-o dir] [-base-url URL] | status [-v] [-check] | stamp [-force] LANG PAGE [ID...]]\n\n")
-	flag.PrintDefaults()
+	flags.PrintDefaults()
 }
 
 // config is the site's configuration for the repository at root, with
@@ -140,7 +147,7 @@ func serve(root, addr string) error {
 	if err != nil {
 		return err
 	}
-	live := &liveSite{root: root}
+	live := &liveSite{root: root, pins: newPinCheck(root)}
 	live.current() // the first build, before the first page is asked for
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -165,6 +172,14 @@ func serveLive(ctx context.Context, ln net.Listener, live *liveSite) error {
 		live.watch(ctx)
 		close(watching)
 	}()
+	if live.pins != nil {
+		checking := make(chan struct{})
+		go func() {
+			live.pins.run(ctx, live.out())
+			close(checking)
+		}()
+		defer func() { <-checking }()
+	}
 	shutdown := make(chan error, 1)
 	go func() {
 		<-ctx.Done()

@@ -19,10 +19,13 @@ import (
 // watched are the folders whose files the guide is built from: when one of
 // them changes, the served guide is rebuilt and its open pages reload.
 // compiled are those the chapters' browser modules are compiled from: when
-// one of them changes, the modules are compiled again too.
+// one of them changes, the modules are compiled again too. pinInputs are
+// those the chapters' pins depend on: when one changes, the pins are
+// checked again (see pinCheck).
 var (
-	watched  = []string{"docs", "chapters", "cmd", "mcp", "internal", "sdks", "testdata/scripts"}
-	compiled = []string{"chapters", "mcp", "internal", "go.mod"}
+	watched   = []string{"docs", "chapters", "cmd", "mcp", "internal", "sdks", "testdata/scripts"}
+	compiled  = []string{"chapters", "mcp", "internal", "go.mod"}
+	pinInputs = []string{"chapters", "mcp", "internal", "go.mod", "testdata/scripts"}
 )
 
 // The live reload: how often the watcher looks at the sources, where the
@@ -53,10 +56,17 @@ type liveSite struct {
 	// log is where it says what it does and what does not build; nil means
 	// os.Stderr.
 	log io.Writer
+	// pins checks the chapters' pins in the background when a chapter or
+	// a script changes, so that the pages mark the stale transcripts
+	// (serveLive runs it); nil checks none.
+	pins *pinCheck
 
 	mu           sync.Mutex
 	stamp        string // newest modification time and number of the sources
 	compileStamp string // the same for the modules' sources
+	checkStamp   string // the same for what the pins' check reads
+	checked      int    // pins.checked() when last compared with the marks
+	marks        string // staleStamp of the last build's marks
 	browser      *site.Browser
 	handler      http.Handler
 
@@ -79,13 +89,22 @@ func (l *liveSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // current returns the handler of an up-to-date build, rebuilding the guide
-// if a source changed since the last build.
+// if a source changed since the last build, or the pins' check found other
+// stale transcripts.
 func (l *liveSite) current() http.Handler {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	stamp := l.sourcesStamp(watched)
-	if stamp == l.stamp { // sourcesStamp is never "", so the first call builds
+	edited := stamp != l.stamp // sourcesStamp is never "", so the first call builds
+	if !edited && (l.pins.checked() == l.checked || staleStamp(l.pins.stale()) == l.marks) {
+		l.checked = l.pins.checked()
 		return l.handler
+	}
+	if check := l.sourcesStamp(pinInputs); check != l.checkStamp {
+		// Checked while the chapters are compiled for the browser, so
+		// that the marks may come with this build.
+		l.checkStamp = check
+		l.pins.changed()
 	}
 	start, again := time.Now(), l.stamp != ""
 	l.stamp = stamp
@@ -98,16 +117,21 @@ func (l *liveSite) current() http.Handler {
 		s = site.ThemeAssets(os.DirFS(filepath.Join(l.root, "docs")))
 		l.logf("the guide does not build:\n%v\n", err)
 	}
-	meta := fmt.Sprintf(`<meta name="live-reload" content="%s">`, template.HTMLEscapeString(stamp))
+	build := stamp + l.marks
+	meta := fmt.Sprintf(`<meta name="live-reload" content="%s">`, template.HTMLEscapeString(build))
 	l.handler = site.ServeBuild(s, err, template.HTML(meta))
-	if n := l.publish(stamp); again {
-		l.logf("Sources changed; rebuilt the guide in %.1fs and told %d open page(s) to reload.\n", time.Since(start).Seconds(), n)
+	why := "Sources changed"
+	if !edited {
+		why = "The pins' check changed the stale marks"
+	}
+	if n := l.publish(build); again {
+		l.logf("%s; rebuilt the guide in %.1fs and told %d open page(s) to reload.\n", why, time.Since(start).Seconds(), n)
 	}
 	return l.handler
 }
 
 // rebuild compiles the modules again if their sources changed, and renders
-// the guide.
+// the guide, marking the transcripts the pins' check found stale so far.
 func (l *liveSite) rebuild() (*site.Site, error) {
 	ctx := context.Background()
 	if stamp := l.sourcesStamp(compiled); stamp != l.compileStamp || l.browser == nil {
@@ -123,7 +147,11 @@ func (l *liveSite) rebuild() (*site.Site, error) {
 		}
 		l.browser, l.compileStamp = b, stamp
 	}
-	return site.Build(config(l.root, l.browser))
+	cfg := config(l.root, l.browser)
+	l.checked = l.pins.checked()
+	cfg.Stale = l.pins.stale()
+	l.marks = staleStamp(cfg.Stale)
+	return site.Build(cfg)
 }
 
 // watch rebuilds the guide as soon as its sources change, so that the open

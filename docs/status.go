@@ -57,13 +57,14 @@ func status(w io.Writer, docs fs.FS, args []string) error {
 func stamp(w io.Writer, dir string, args []string) error {
 	flags := flag.NewFlagSet("stamp", flag.ContinueOnError)
 	flags.SetOutput(w)
-	force := flags.Bool("force", false, "stamp a section even though its translated text has not changed since the English did (for an English edit that needs no change in translation)")
+	force := flags.Bool("force", false, "stamp a section even though its translated text has not changed since the English did (for an English edit that needs no change in translation); never one whose numbers differ from the English")
 	flags.Usage = func() {
 		fmt.Fprintf(w, "usage: go run ./docs stamp [-force] LANG PAGE [SECTION...]\n\n"+
 			"Records that the sections named of PAGE in LANG (all it has, if none is\n"+
 			"named) follow the English page as it is now. Run it after translating\n"+
 			"them again; it refuses a section whose translation did not change since\n"+
-			"the English did, unless -force.\n\n")
+			"the English did, unless -force, and a section whose numbers are not\n"+
+			"those of the English section, even with -force.\n\n")
 		flags.PrintDefaults()
 	}
 	if err := flags.Parse(args); err != nil {

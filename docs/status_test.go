@@ -115,3 +115,45 @@ func TestStamp(t *testing.T) {
 		t.Errorf("stamp -force: %v\n%s", err, out.String())
 	}
 }
+
+// TestStaleNumbers checks, on a copy of the guide's pages, that the
+// German, Russian and Ukrainian chapter 05 sections that kept the 7,3 MB
+// the English once said, under a record naming the English as it is now
+// (as stamp -force wrote it before numbers were checked), are behind until
+// mended, and that stamp refuses them even with -force.
+func TestStaleNumbers(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(".")); err != nil {
+		t.Fatal(err)
+	}
+	stale := map[string]string{"de": "7\u00a0MB)", "ru": "7\u00a0МБ)", "uk": "7\u00a0МБ)"}
+	var out strings.Builder
+	for lang, size := range stale {
+		// Recorded as following the English as it is (whatever English
+		// edits landed since), the section then gets back its old size.
+		if err := stamp(&out, dir, []string{"-force", lang, "two-readers", "traces"}); err != nil {
+			t.Fatal(err)
+		}
+		editFile(t, dir, "two-readers/"+lang+".md", size, "7,3"+strings.TrimPrefix(size, "7"))
+	}
+	out.Reset()
+	err := status(&out, os.DirFS(dir), []string{"-v", "-check"})
+	if !errors.Is(err, errBehind) || !strings.Contains(out.String(), "\n  two-readers#traces  numbers (English 7, translation 7,3)  de ru uk\n") {
+		t.Errorf("status -v -check with 7,3 MB: %v\n%s", err, out.String())
+	}
+	for lang := range stale {
+		out.Reset()
+		err := stamp(&out, dir, []string{"-force", lang, "two-readers", "traces"})
+		if err == nil || !strings.Contains(err.Error(), "section traces: its numbers differ from the English (English 7, translation 7,3)") {
+			t.Errorf("stamp -force %s two-readers traces: %v", lang, err)
+		}
+	}
+
+	for lang, size := range stale {
+		editFile(t, dir, "two-readers/"+lang+".md", "7,3"+strings.TrimPrefix(size, "7"), size)
+	}
+	out.Reset()
+	if err := status(&out, os.DirFS(dir), []string{"-v"}); err != nil || strings.Contains(out.String(), "two-readers#traces  numbers") {
+		t.Errorf("status -v once mended: %v\n%s", err, out.String())
+	}
+}

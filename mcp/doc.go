@@ -66,9 +66,12 @@
 //   - A panic in a handler is recovered: the client gets a bare tool error or
 //     an internal error, and the stack goes to the log, in one entry that
 //     carries the request id.
-//   - A handler whose context ends before it returns (the client sent
-//     notifications/cancelled, or closed its HTTP request) gets no response
-//     at all; the log says the request was cancelled.
+//   - A request cancelled while its handler runs (the client sent
+//     notifications/cancelled, or, in the 2026-07-28 era, closed its HTTP
+//     request and the handler returned the cancellation) gets no response
+//     at all; the log says the request was cancelled. Up to 2025-11-25 a
+//     closed HTTP request is no cancellation: the handler runs on, and its
+//     reply is written (see [Server.HTTPHandler]).
 //
 // Every tool error and protocol error is also logged as one structured line
 // on the server's [log/slog] logger (stderr by default). [Options.OnError]

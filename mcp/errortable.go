@@ -25,6 +25,7 @@ type errorRow struct {
 const (
 	toolResult  = 1  // none: a tool result with isError set, not a JSON-RPC error
 	fromHandler = 2  // the handler's
+	noReply     = 3  // none: no error is sent, and message is the log line's
 	noHTTP      = 0  // not sent over HTTP
 	byCode      = -1 // 400 for the codes the server sends with 400, 404 for -32601, else 200
 )
@@ -40,9 +41,11 @@ const (
 //     page "Every error the server sends" (unknown-tool);
 //   - the JSON-RPC code, one of the exported Code constants, or toolResult
 //     for a tool result with isError set, which the model reads, or
-//     fromHandler for an error the handler chose;
-//   - the message, or the tool result's text: each <word> in it is a value
-//     filled in when the error is made, in order;
+//     fromHandler for an error the handler chose, or noReply for what ends
+//     a request without an error: the server logs it and sends no error;
+//   - the message, or the tool result's text, or a noReply row's log
+//     message: each <word> in it is a value filled in when the error is
+//     made, in order;
 //   - what data holds: "" for nothing; a text, filled in like the message
 //     and sent as a JSON string; or, when it starts with "{", a JSON object
 //     whose <words> are filled in with JSON values;
@@ -70,6 +73,10 @@ var errorTable = [...]errorRow{
 	errResourceNotFound:    {CodeInvalidParams, "<message>", `{"uri":<uri>}`, 200, 400, slog.LevelWarn},
 	errResourceError:       {CodeInternalError, "<message>", `{"uri":<uri>}`, 200, 200, slog.LevelInfo},
 	errResourceFailed:      {CodeInternalError, "Internal error", `{"uri":<uri>}`, 200, 200, slog.LevelError},
+
+	// What ends a request without an error.
+	errRequestCancelled: {noReply, "request cancelled", "", noHTTP, noHTTP, slog.LevelInfo},
+	errClientClosed:     {noReply, "the client closed its side before the reply", "", noHTTP, noHTTP, slog.LevelInfo},
 
 	// What a request asks for.
 	errNoVersion:          {CodeInvalidParams, "Invalid params", `no protocol version: send "initialize" first, or put "io.modelcontextprotocol/protocolVersion" and "io.modelcontextprotocol/clientCapabilities" in params._meta; supported versions: <versions>`, noHTTP, noHTTP, slog.LevelWarn},
@@ -133,6 +140,9 @@ const (
 	errResourceNotFound
 	errResourceError
 	errResourceFailed
+
+	errRequestCancelled
+	errClientClosed
 
 	errNoVersion
 	errUnsupportedVersion

@@ -43,7 +43,7 @@ type tableData struct {
 type rowData struct {
 	Name       string `json:"name"`               // the kind without "err", in kebab case: unknown-tool
 	Kind       string `json:"kind"`               // the kind's Go name: errUnknownTool
-	Reply      string `json:"reply"`              // "error", "toolResult" or "handlerError"
+	Reply      string `json:"reply"`              // "error", "toolResult", "handlerError" or "none"
 	Code       int    `json:"code,omitempty"`     // the JSON-RPC code of an error
 	CodeName   string `json:"codeName,omitempty"` // the constant naming it: CodeInvalidParams
 	Message    string `json:"message"`
@@ -58,7 +58,8 @@ const aboutTable = "The error table of package mcp (errorTable in errortable.go)
 	"Written by " + refreshTable + "; do not edit. " +
 	"name is the row's anchor in the guide; reply is \"error\" for a JSON-RPC error with code, message and data, " +
 	"\"toolResult\" for a tool result with isError set whose text is message, " +
-	"\"handlerError\" for a handler's own *mcp.Error, sent with the code, message and data it chose. " +
+	"\"handlerError\" for a handler's own *mcp.Error, sent with the code, message and data it chose, " +
+	"\"none\" for what ends a request with no error sent, whose message is the server's log line. " +
 	"Each <word> in message and data is a value filled in; data is a text, or a JSON object when it starts with \"{\". " +
 	"httpLegacy and httpModern are the HTTP statuses in a session and served statelessly: " +
 	"0 where the error cannot arise over HTTP, -1 where the status follows the code (400 for a bad request's codes, 404 for -32601, else 200). " +
@@ -119,6 +120,8 @@ func errorTableJSON(files []*ast.File) ([]byte, error) {
 			d.Reply = "toolResult"
 		case fromHandler:
 			d.Reply = "handlerError"
+		case noReply:
+			d.Reply = "none"
 		default:
 			d.Code, d.CodeName = row.code, codes[row.code]
 			if d.CodeName == "" {

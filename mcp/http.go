@@ -33,6 +33,9 @@ const (
 	DefaultMaxSessions = 10000
 	// DefaultSessionIdleTimeout is how long a legacy session lives unused.
 	DefaultSessionIdleTimeout = 30 * time.Minute
+	// DefaultMaxOrphans bounds the handlers of a legacy session that run
+	// on after their client closed the request.
+	DefaultMaxOrphans = 16
 )
 
 // HTTPOptions configures the Streamable HTTP transport. The zero value is
@@ -67,6 +70,12 @@ type HTTPOptions struct {
 	// request naming it is then answered 404, telling the client to
 	// initialize again. The default is [DefaultSessionIdleTimeout].
 	SessionIdleTimeout time.Duration
+	// MaxOrphans bounds the handlers of one legacy-era session that run on
+	// after their client closed the request, which in that era is no
+	// cancellation. A handler whose client closes its request beyond it is
+	// cancelled, and the server logs that at WARN. The default is
+	// [DefaultMaxOrphans].
+	MaxOrphans int
 	// SessionIDPrefix starts every legacy-era session id, so that a load
 	// balancer in front of several processes can send the requests of a
 	// session to the process that holds it (deploy/nginx routes on it). It
@@ -99,10 +108,22 @@ type httpHandler struct {
 // stream of its own. A browser page from an allowed origin (see
 // [HTTPOptions.AllowedOrigins]) may call the endpoint across origins: its
 // CORS preflights are answered, and every response lets it read the body
-// and the Mcp-Session-Id header. A handler's context is cancelled when the
-// client closes the request, or in a legacy session by
-// notifications/cancelled, after which the request gets no response. opts
-// may be nil.
+// and the Mcp-Session-Id header.
+//
+// A closed request means what its era says. In 2026-07-28, "The server
+// MUST treat a client disconnect as cancellation of that request": the
+// handler's context is cancelled when the client closes the request (or
+// only its sending side), and the request gets no response if the handler
+// returns that cancellation (an error that is [context.Canceled]); a
+// result it returns anyway is written. Up to 2025-11-25, "Disconnection
+// SHOULD NOT be interpreted as the client cancelling its request": the
+// handler runs on, and its context is cancelled by notifications/cancelled,
+// by the end of the session (DELETE, expiry) and by the shutdown of
+// [Server.ServeStreamableHTTP], after which the request gets no response;
+// [HTTPOptions.MaxOrphans] bounds such handlers. In both eras a response
+// that is ready is written, and when the client had closed its side before,
+// the server logs that it did, once, since a write into a connection the
+// client has closed may still succeed. opts may be nil.
 func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 	h := &httpHandler{srv: s}
 	if opts != nil {
@@ -117,7 +138,10 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 	if h.opts.SessionIdleTimeout <= 0 {
 		h.opts.SessionIdleTimeout = DefaultSessionIdleTimeout
 	}
-	h.sessions = newSessionStore(h.opts.MaxSessions, h.opts.SessionIdleTimeout)
+	if h.opts.MaxOrphans <= 0 {
+		h.opts.MaxOrphans = DefaultMaxOrphans
+	}
+	h.sessions = newSessionStore(h.opts.MaxSessions, h.opts.SessionIdleTimeout, h.opts.MaxOrphans)
 	return h
 }
 
@@ -252,12 +276,23 @@ func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *mes
 	if e := checkHeaders(r.Header, m); e != nil {
 		return &httpError{e, m.ID, *m.Method, m.Params, true}
 	}
-	resp, e := h.srv.respond(r.Context(), &connState{transport: TransportHTTP}, m)
+	resp, e := h.srv.respond(r.Context(), &connState{transport: TransportHTTP, closeCancels: true}, m)
 	if resp == nil {
 		panic(http.ErrAbortHandler) // the client closed the request: no response
 	}
-	writeResponse(w, e.httpStatus(true), resp)
+	h.reply(w, r, e.httpStatus(true), resp, m)
 	return nil
+}
+
+// reply writes resp, the response to m, which came in r, with status, and
+// logs that the client had closed its side of the connection before, when
+// net/http saw it do so: the write is tried all the same, since a client
+// that only shut down its sending side still reads.
+func (h *httpHandler) reply(w http.ResponseWriter, r *http.Request, status int, resp []byte, m *message) {
+	writeResponse(w, status, resp)
+	if r.Context().Err() != nil {
+		h.srv.closedBeforeReply(r.Context(), *m.Method, paramsOf(m), m.ID)
+	}
 }
 
 // serveLegacy serves a message of the session-based protocol.
@@ -279,14 +314,14 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *mes
 		hs.notify(m)
 		w.WriteHeader(http.StatusAccepted)
 	default:
-		resp, e, ok := hs.serve(r.Context(), h.srv, m)
+		resp, e, ok := hs.serve(r, h.srv, m)
 		if !ok || resp == nil {
-			// Cancelled by notifications/cancelled or by the client closing
-			// the request: no response is sent, so the connection closes
-			// without one.
+			// Cancelled by notifications/cancelled, the session's end or the
+			// server's shutdown: no response is sent, so the connection
+			// closes without one.
 			panic(http.ErrAbortHandler)
 		}
-		writeResponse(w, e.httpStatus(false), resp)
+		h.reply(w, r, e.httpStatus(false), resp, m)
 	}
 	return nil
 }

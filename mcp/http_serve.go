@@ -29,8 +29,8 @@ const (
 
 // ServeStreamableHTTP serves MCP over Streamable HTTP on ln, at opts.Path,
 // until ctx is done. It then stops accepting connections, waits for the
-// requests in flight to finish (at most [Options.ShutdownTimeout]) and
-// returns nil. Reading and writing each request are bounded by timeouts.
+// requests in flight to finish (at most [Options.ShutdownTimeout], after
+// which it cancels them, legacy sessions' included) and returns nil. Reading and writing each request are bounded by timeouts.
 // It returns early with the error of a listener that fails. opts may be
 // nil.
 func (s *Server) ServeStreamableHTTP(ctx context.Context, ln net.Listener, opts *HTTPOptions) error {
@@ -40,7 +40,8 @@ func (s *Server) ServeStreamableHTTP(ctx context.Context, ln net.Listener, opts 
 		path = opts.Path
 	}
 	mux := http.NewServeMux()
-	mux.Handle(path, s.HTTPHandler(opts))
+	h := s.HTTPHandler(opts).(*httpHandler)
+	mux.Handle(path, h)
 	hs := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: httpReadHeaderTimeout,
@@ -60,6 +61,7 @@ func (s *Server) ServeStreamableHTTP(ctx context.Context, ln net.Listener, opts 
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
 		s.log.Warn("shutdown: requests still running after the timeout", "timeout", s.opts.ShutdownTimeout)
+		h.sessions.endAll(errShutdown) // the legacy era's handlers, which a closed connection does not cancel
 		hs.Close()
 	}
 	if err := <-done; !errors.Is(err, http.ErrServerClosed) {

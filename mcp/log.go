@@ -141,7 +141,7 @@ func (s *Server) toolPanic(ctx context.Context, r *request, tool string, p *Pani
 		r.obs.toolRow = errToolPanic
 	}
 	ev := ErrorEvent{Err: p, ToolResult: res}
-	if ctx.Err() != nil {
+	if r.dropsReply(ctx) {
 		ev.ToolResult = nil // cancelled: the result is never sent
 	}
 	s.observe(ctx, r, ev)
@@ -149,22 +149,44 @@ func (s *Server) toolPanic(ctx context.Context, r *request, tool string, p *Pani
 }
 
 // cancelled logs that r's context ended while its handler ran, so that r
-// gets no response, and passes that to Options.OnError.
+// gets no response, and passes that to Options.OnError. The line names
+// the cause, when it is not the client's plain cancellation: a session's
+// end, the server's shutdown, a deadline.
 func (s *Server) cancelled(ctx context.Context, r *request) {
-	attrs := []slog.Attr{slog.String("method", r.method)}
-	if name := r.name(); name != "" {
-		key := "tool"
-		if r.method == "resources/read" {
-			key = "uri"
-		}
-		attrs = append(attrs, slog.String(key, name))
+	attrs := requestAttrs(r.method, r.params, r.id)
+	if cause := context.Cause(ctx); cause != context.Canceled {
+		attrs = append(attrs, slog.String("cause", cause.Error()))
 	}
-	attrs = append(attrs, slog.String("id", string(r.id)))
-	s.log.LogAttrs(ctx, slog.LevelInfo, "request cancelled", attrs...)
+	s.log.LogAttrs(ctx, errRequestCancelled.row().level, errRequestCancelled.row().message, attrs...)
 	s.observe(ctx, r, ErrorEvent{Err: context.Cause(ctx)})
 	if r.obs != nil {
 		r.finishObserving(Outcome{Cancelled: true})
 	}
+}
+
+// requestAttrs are the attributes of a log line about a request of
+// method, with params p and id: the method, the tool or URI it names, and
+// the id.
+func requestAttrs(method string, p *params, id json.RawMessage) []slog.Attr {
+	attrs := make([]slog.Attr, 0, 4)
+	attrs = append(attrs, slog.String("method", method))
+	if name := paramsName(method, p); name != "" {
+		key := "tool"
+		if method == "resources/read" {
+			key = "uri"
+		}
+		attrs = append(attrs, slog.String(key, name))
+	}
+	return append(attrs, slog.String("id", string(id)))
+}
+
+// closedBeforeReply logs, at the level of its row, that the client had
+// closed its side of the connection before the reply to the request of
+// method, with params p and id, was written: the write was tried, and may
+// have reached the client (a half-close) or not.
+func (s *Server) closedBeforeReply(ctx context.Context, method string, p *params, id json.RawMessage) {
+	row := errClientClosed.row()
+	s.log.LogAttrs(ctx, row.level, row.message, requestAttrs(method, p, id)...)
 }
 
 // logWriter is a buffer in front of the default logger's writer, stderr.

@@ -66,10 +66,15 @@ type Outcome struct {
 	// ProtocolError is the JSON-RPC error the client was sent, or nil.
 	ProtocolError *Error
 	// Cancelled reports a request whose context ended while its handler
-	// ran (notifications/cancelled, or an HTTP request closed): it got no
-	// response. A cancellation that arrives after the handler returned,
-	// but before the response is written, withholds the response all the
-	// same; the outcome is then the one the server made.
+	// ran, which got no response: notifications/cancelled, a legacy HTTP
+	// session's end or the server's shutdown, or a 2026-07-28 HTTP request
+	// closed by the client whose handler returned the cancellation. A
+	// legacy-era handler whose client closed its request runs on, and its
+	// outcome is what it returns; so is that of a 2026-07-28 handler that
+	// returns a result although its request was closed, which is written.
+	// A cancellation that arrives after the handler returned, but before
+	// the response is written, withholds the response all the same; the
+	// outcome is then the one the server made.
 	Cancelled bool
 	// Err is the failure, as [ErrorEvent]'s Err gives it: a tool handler's
 	// error, an *[ArgumentsError], a *[PanicError], a protocol error's

@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -348,6 +349,11 @@ var noMethodRows = []errKind{
 // invalid-arguments tool error.
 var partRows = []errKind{errArgumentGoType}
 
+// logRows are the rows that answer nothing, only log a line: the observer
+// sees a cancelled request as Cancelled, and the reply written after the
+// client closed its side as what it is (TestHTTPClosedByEra checks both).
+var logRows = []errKind{errRequestCancelled, errClientClosed}
+
 // TestObserveSeesEveryRowWithAMethod sends a request answered by each row
 // of errorTable but those of noMethodRows and partRows, and checks that the observer
 // sees it end with that row and the error the client received.
@@ -446,12 +452,12 @@ func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 	for _, k := range noMethodRows {
 		seen[k] = true
 	}
-	for _, k := range partRows {
+	for _, k := range slices.Concat(partRows, logRows) {
 		seen[k] = true
 	}
 	for k := range errorTable {
 		if !seen[errKind(k)] {
-			t.Errorf("row %s: no request shows the observer sees it, and it is in neither noMethodRows nor partRows", rowNames()[k])
+			t.Errorf("row %s: no request shows the observer sees it, and it is in none of noMethodRows, partRows and logRows", rowNames()[k])
 		}
 	}
 }

@@ -176,7 +176,7 @@ func (s *Server) readResource(ctx context.Context, r *request) (any, *Error) {
 	if h == nil {
 		return nil, errUnknownResource.error(uri)
 	}
-	text, perr := s.runResource(ctx, h, req)
+	text, perr := s.runResource(ctx, r, h, req)
 	if perr != nil {
 		return nil, perr
 	}
@@ -187,10 +187,10 @@ func (s *Server) readResource(ctx context.Context, r *request) (any, *Error) {
 	}, nil
 }
 
-// runResource runs a resource handler and maps its error or panic. An
-// internal error carries the failure as its cause, for the one log line
+// runResource runs a resource handler for r and maps its error or panic.
+// An internal error carries the failure as its cause, for the one log line
 // that reports it.
-func (s *Server) runResource(ctx context.Context, h ResourceHandler, req *ResourceRequest) (text string, perr *Error) {
+func (s *Server) runResource(ctx context.Context, r *request, h ResourceHandler, req *ResourceRequest) (text string, perr *Error) {
 	defer func() {
 		if v := recover(); v != nil {
 			text, perr = "", errResourceFailed.withCause(&PanicError{Value: v, Stack: debug.Stack()}, req.URI)
@@ -200,6 +200,7 @@ func (s *Server) runResource(ctx context.Context, h ResourceHandler, req *Resour
 	if err == nil {
 		return text, nil
 	}
+	r.gaveUp = errors.Is(err, context.Canceled)
 	if perr, ok := errors.AsType[*Error](err); ok {
 		return "", perr
 	}

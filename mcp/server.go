@@ -128,13 +128,22 @@ type connState struct {
 	version   string    // negotiated legacy version; "" before initialize
 	transport Transport // what Options.Observe is told
 	calls     map[string]*call
+	// closeCancels is set for a 2026-07-28 request over HTTP, whose
+	// context ends when the client closes the request: that cancels the
+	// handler, but the reply is dropped only if the handler returns the
+	// cancellation (see request.dropsReply).
+	closeCancels bool
 }
 
 // call is a request whose handler is running, made cancellable by track.
 type call struct {
 	key       string
-	cancel    context.CancelFunc
+	cancel    context.CancelCauseFunc
 	cancelled bool // by notifications/cancelled; guarded by connState.mu
+	// In a legacy HTTP session, guarded by connState.mu: the client closed
+	// the request while the handler ran on (an orphan), and the handler
+	// has returned.
+	orphaned, returned bool
 }
 
 // legacyVersion returns the negotiated legacy version, or "" before
@@ -150,7 +159,7 @@ func (cs *connState) legacyVersion() string {
 // the call to give untrack when the handler has returned. Every request
 // that runs a handler on a connection goes through track and untrack.
 func (cs *connState) track(ctx context.Context, id json.RawMessage) (context.Context, *call) {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := context.WithCancelCause(ctx)
 	cl := &call{key: idKey(id), cancel: cancel}
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
@@ -165,7 +174,7 @@ func (cs *connState) track(ctx context.Context, id json.RawMessage) (context.Con
 // and reports whether notifications/cancelled cancelled it, in which case
 // its response is not sent.
 func (cs *connState) untrack(cl *call) (cancelled bool) {
-	cl.cancel()
+	cl.cancel(nil)
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	if cs.calls[cl.key] == cl { // not a later request reusing the id
@@ -187,7 +196,17 @@ func (cs *connState) notify(m *message) {
 	defer cs.mu.Unlock()
 	if cl := cs.calls[idKey(m.Params.RequestID)]; cl != nil {
 		cl.cancelled = true
-		cl.cancel()
+		cl.cancel(nil)
+	}
+}
+
+// cancelAll cancels every request of cs whose handler is running, with
+// cause: the end of a legacy HTTP session, or the server's shutdown.
+func (cs *connState) cancelAll(cause error) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	for _, cl := range cs.calls {
+		cl.cancel(cause)
 	}
 }
 
@@ -210,6 +229,20 @@ type request struct {
 	params *params // never nil
 	modern bool
 	obs    *observation // nil unless Options.Observe watches the request
+	// closeCancels is its connState's; gaveUp is set when its handler
+	// returned an error that is context.Canceled.
+	closeCancels, gaveUp bool
+}
+
+// dropsReply reports whether r, served with ctx, gets no reply: its
+// handler ran and ctx ended meanwhile, cancelled by the client
+// (notifications/cancelled, or the caller of Session.Handle) or the server
+// (a session's end, shutdown). Where the client's closing its request is
+// what ended ctx (2026-07-28 over HTTP), the reply is dropped only if the
+// handler returned the cancellation: a result it returned anyway is
+// written, since the client may be reading still (a half-close).
+func (r *request) dropsReply(ctx context.Context) bool {
+	return ctx.Err() != nil && isHandlerMethod(r.method) && (!r.closeCancels || r.gaveUp)
 }
 
 // noParams stands in for absent params.
@@ -219,7 +252,7 @@ var noParams = new(params)
 // rejects it: modern _meta wins; then a legacy session; "ping" is allowed
 // before initialize.
 func (s *Server) classify(cs *connState, m *message) (request, *Error) {
-	r := request{id: m.ID, method: *m.Method, params: m.Params}
+	r := request{id: m.ID, method: *m.Method, params: m.Params, closeCancels: cs.closeCancels}
 	if r.params == nil {
 		r.params = noParams
 	}
@@ -243,8 +276,9 @@ func (s *Server) classify(cs *connState, m *message) (request, *Error) {
 // respond serves one request and returns its response line, or nil for
 // none, and the error the response carries, if any, whose row gives an
 // HTTP response its status. A request that runs a handler gets no
-// response once its context is done, since the client cancelled it or has
-// gone. It is safe to call concurrently.
+// response once its context is done, since it was cancelled, unless only
+// the client's closing its request ended it (see request.dropsReply). It
+// is safe to call concurrently.
 func (s *Server) respond(ctx context.Context, cs *connState, m *message) ([]byte, *Error) {
 	r, perr := s.classify(cs, m)
 	if s.opts.Observe != nil {
@@ -253,7 +287,7 @@ func (s *Server) respond(ctx context.Context, cs *connState, m *message) ([]byte
 	if perr == nil {
 		var result any
 		result, perr = s.dispatch(ctx, cs, &r)
-		if ctx.Err() != nil && isHandlerMethod(r.method) {
+		if r.dropsReply(ctx) {
 			s.cancelled(ctx, &r)
 			return nil, nil
 		}

@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"math"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
@@ -317,7 +319,8 @@ func batchReply(out [][]byte) []byte {
 }
 
 // write writes one response line. After a write fails, the rest are dropped
-// and Serve returns the error.
+// and Serve returns the error; a write that fails because the client
+// closed its reading end is logged, once.
 func (c *conn) write(line []byte) {
 	if line == nil {
 		return
@@ -329,6 +332,10 @@ func (c *conn) write(line []byte) {
 	}
 	if _, err := c.w.Write(line); err != nil {
 		c.werr = err
+		if errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE) {
+			row := errClientClosed.row()
+			c.srv.log.LogAttrs(c.ctx, row.level, row.message, slog.String("error", err.Error()))
+		}
 	}
 }
 

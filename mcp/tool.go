@@ -302,6 +302,7 @@ func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, arg
 	if err == nil {
 		return res, nil
 	}
+	r.gaveUp = errors.Is(err, context.Canceled)
 	if perr, ok := errors.AsType[*Error](err); ok {
 		return nil, perr
 	}
@@ -384,7 +385,7 @@ func (s *Server) toolFailure(ctx context.Context, r *request, k errKind, name st
 // res. A request whose context is done gets no result (see respond), so
 // nothing is logged for it here.
 func (s *Server) reportTool(ctx context.Context, r *request, k errKind, res *CallToolResult, err error, msg string, attrs []slog.Attr) *CallToolResult {
-	if ctx.Err() != nil {
+	if r.dropsReply(ctx) {
 		return res
 	}
 	level := k.row().level

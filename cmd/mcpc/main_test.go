@@ -73,7 +73,7 @@ func babblingServer() {
 // (internal/refresh).
 func TestScripts(t *testing.T) {
 	bin := buildChapters(t)
-	exchange.ExplainFailures(t)
+	exchange.ExplainFailures(t, filepath.Join("testdata", "script"))
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,

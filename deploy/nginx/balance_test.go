@@ -172,10 +172,12 @@ var sdkCases = map[string]func(ctx context.Context, cs *mcp.ClientSession) []str
 }
 
 // An sdkChapter is a chapter TestSDKThroughNginx runs: the case of
-// sdkCases its modern-era script pins, and that pinned reply.
+// sdkCases its modern-era script pins, and that pinned reply and what a
+// failure says of it (exchange.PinHelp).
 type sdkChapter struct {
 	chapter, name string
 	want          exchange.Reply
+	help          string
 }
 
 // sdkChapters returns the chapters TestSDKThroughNginx runs, by this rule:
@@ -189,14 +191,15 @@ func sdkChapters(t *testing.T) []sdkChapter {
 	var runs []sdkChapter
 	for _, ch := range chapters {
 		for _, name := range slices.Sorted(maps.Keys(sdkCases)) {
-			r, err := exchange.PinnedReply(filepath.Join("../../testdata/scripts", ch, "modern.txtar"), name)
+			archive := filepath.Join("../../testdata/scripts", ch, "modern.txtar")
+			r, err := exchange.PinnedReply(archive, name)
 			if errors.Is(err, exchange.ErrNotPinned) {
 				continue
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			runs = append(runs, sdkChapter{ch, name, r})
+			runs = append(runs, sdkChapter{ch, name, r, exchange.PinHelp(archive, "want/"+name+".jsonl")})
 			break
 		}
 	}
@@ -290,7 +293,7 @@ func TestSDKThroughNginx(t *testing.T) {
 				t.Run(era, func(t *testing.T) {
 					direct := sdkSee(t, run.name, "http://"+backends[0].addr+"/mcp", opts)
 					if !slices.Contains(direct, want) {
-						t.Fatalf("directly the client sees %q, without the %s reply pinned in modern.txtar: %s", direct, run.name, want)
+						t.Fatalf("directly the client sees %q, without the pinned reply %s\n%s", direct, want, run.help)
 					}
 					through := sdkSee(t, run.name, url, opts)
 					if strings.Join(through, "\n") != strings.Join(direct, "\n") {

@@ -108,7 +108,8 @@ func TestBuiltChaptersAnswerAsPinned(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			exchanges, err := exchange.Exchanges(filepath.Join("..", "..", "testdata", "scripts", ch, "modern.txtar"))
+			archive := filepath.Join("..", "..", "testdata", "scripts", ch, "modern.txtar")
+			exchanges, err := exchange.Exchanges(archive)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,7 +119,7 @@ func TestBuiltChaptersAnswerAsPinned(t *testing.T) {
 				cmd.Stderr = &stderr
 				err := lockstep.Run(t.Context(), cmd, strings.Split(string(x.Requests), "\n"), lockstep.ReplyTimeout, func(line []byte) { got.Write(line) })
 				if err != nil || !bytes.Equal(got.Bytes(), x.Replies) {
-					t.Errorf("%s, built by go build: %v\n%s\npinned:\n%s\nthe chapter's stderr:\n%s", x.Name, err, got.Bytes(), x.Replies, stderr.Bytes())
+					t.Errorf("%s, built by go build: %v\n%s\npinned:\n%s\nthe chapter's stderr:\n%s\n%s", x.Name, err, got.Bytes(), x.Replies, stderr.Bytes(), exchange.PinHelp(archive, "want/"+x.Name+".jsonl"))
 				}
 			}
 		})

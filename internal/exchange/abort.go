@@ -29,22 +29,27 @@ const cancelledLine = `msg="request cancelled"`
 //
 //	abort <requests> <started> <server> [args...]
 //
-// It shows what a server does when an HTTP client closes a request in
-// flight, which is how a client cancels a request over Streamable HTTP. It
-// runs the server command with -http 127.0.0.1:0 (before args), as a real
-// process, and POSTs it each line of the requests file in turn, with the
-// headers its era requires: every line but the last (a legacy-era
-// handshake, say) is answered before the next is sent, and must be answered
-// 200, or 202 for a notification. The last line, the request to abort, is
-// written on a connection of its own. Then the command waits until the
-// server logs a line that contains <started>, the handler's sign that it
-// runs; closes its side of the connection; waits until the server logs
-// msg="request cancelled"; and reads what the server writes back on the
-// connection until the server closes it, which becomes the command's
-// stdout: nothing, when the server cancelled the handler and wrote no
-// response, which a script says with "! stdout .". Each wait is bounded by
-// [lockstep.ReplyTimeout], and no step waits a fixed time. Last it stops
-// the server with SIGTERM, which must exit with status 0 within
+// It shows what a server does when an HTTP client closes its side of a
+// request in flight, which cancels the request in the 2026-07-28 era and
+// not before. It runs the server command with -http 127.0.0.1:0 (before
+// args), as a real process, and POSTs it each line of the requests file in
+// turn, with the headers its era requires: every line but the last (a
+// legacy-era handshake, say) is answered before the next is sent, and must
+// be answered 200, or 202 for a notification. The last line, the request
+// to abort, is written on a connection of its own. Then the command waits
+// until the server logs a line that contains <started>, the handler's sign
+// that it runs, and shuts down the sending side of the connection (a
+// half-close: it goes on reading). In the 2026-07-28 era that is the
+// cancellation. In a legacy session, where "Disconnection SHOULD NOT be
+// interpreted as the client cancelling its request", the handler runs on,
+// and the command then ends the session with DELETE, which must be
+// answered 204 and cancels it. Either way the command waits until the
+// server logs msg="request cancelled", and reads what the server writes
+// back on the connection until the server closes it, which becomes the
+// command's stdout: nothing, when the server cancelled the handler and
+// wrote no response, which a script says with "! stdout .". Each wait is
+// bounded by [lockstep.ReplyTimeout], and no step waits a fixed time. Last
+// it stops the server with SIGTERM, which must exit with status 0 within
 // [lockstep.ExitTimeout].
 //
 // The command's stderr is what the server logged after its startup line,
@@ -137,8 +142,15 @@ func abort(dir string, command, lines []string, started string, stdout io.Writer
 	if err := conn.(*net.TCPConn).CloseWrite(); err != nil {
 		return "", err
 	}
+	how := "closed"
+	if h.session != "" {
+		how = "closed and ended the session of"
+		if err := h.endSession(url); err != nil {
+			return "", err
+		}
+	}
 	if err := s.await(cancelledLine); err != nil {
-		return "", fmt.Errorf("%v after the client closed %s: the server did not cancel it", err, last)
+		return "", fmt.Errorf("%v after the client %s %s: the server did not cancel it", err, how, last)
 	}
 	conn.SetReadDeadline(time.Now().Add(abortWait))
 	reply, err := io.ReadAll(conn)
@@ -311,6 +323,27 @@ func (h *headers) post(url, line string) error {
 			return errors.New("the initialize request got no result with a protocol version: " + string(body))
 		}
 		h.session, h.version = resp.Header.Get("Mcp-Session-Id"), init.Result.ProtocolVersion
+	}
+	return nil
+}
+
+// endSession ends the legacy session with DELETE, which must be answered
+// 204.
+func (h *headers) endSession(url string) error {
+	req, err := http.NewRequest(http.MethodDelete, url, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Mcp-Session-Id", h.session)
+	req.Header.Set("Mcp-Protocol-Version", h.version)
+	resp, err := client.Do(req)
+	if err != nil {
+		return fmt.Errorf("ending the session: %v", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		return fmt.Errorf("ending the session: status %d, want 204; body %s", resp.StatusCode, body)
 	}
 	return nil
 }

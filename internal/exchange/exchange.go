@@ -105,13 +105,13 @@
 // inside the line, and prints the command that refreshes the pins
 // ([RefreshHelp]):
 //
-//	case tool-error: stdout differs from its pin want/tool-error.jsonl in line 1 at byte 110:
+//	case tool-error: stdout differs from its pin want/tool-error.jsonl of testdata/scripts/01-tool-errors/modern.txtar in line 1 at byte 110:
 //		pinned: …cuting tool get_author: No book titled 'Nothing' in the catalog."}]…
 //		actual: …cuting tool get_author: No book called 'Nothing' in the catalog."}]…
 //		                                         ^^^
-//	If the new output is right, refresh the pins from the module's root, and review them with git diff:
+//	If the new output is right, refresh the pins from the repository's root, and review them with git diff:
 //		go generate ./...
-//	or, for this package's pins only:
+//	or, for one package's pins only:
 //		go test ./chapters/01-tool-errors -run '^TestScripts$' -update
 //
 // # Refreshing the pins
@@ -153,7 +153,7 @@ func Cmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		outcome, err = runFailing(args[1:], requests, ts.MkAbs("."), ts.Stdout(), &stderr)
 	} else {
-		err = run(args[1:], requests, ts.MkAbs("."), ts.Stdout(), &stderr)
+		err = Replay(context.Background(), args[1:], requests, ts.MkAbs("."), ts.Stdout(), &stderr)
 	}
 	log := stderr.String()
 	if work := ts.Getenv("WORK"); work != "" {
@@ -172,14 +172,18 @@ func Cmd(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// run runs the server command in dir, sends it the request lines in lock
-// step and writes every line it prints to stdout, a reply to a cancelled
-// request last (see cancelledLast).
-func run(command, requests []string, dir string, stdout, stderr io.Writer) error {
-	cmd := exec.Command(command[0], command[1:]...)
+// Replay runs the server command in dir as the exchange command does: it
+// sends it the request lines in lock step and writes every line it prints
+// to stdout, a reply to a cancelled request last (see cancelledLast), and
+// its log, as written, to stderr. What it writes to stdout is what a
+// "pin stdout" line compares with its pin: the guide's server replays the
+// chapters' cases with it to find the stale pins while a chapter is
+// edited. The server is killed when ctx ends.
+func Replay(ctx context.Context, command, requests []string, dir string, stdout, stderr io.Writer) error {
+	cmd := exec.CommandContext(ctx, command[0], command[1:]...)
 	cmd.Dir = dir
 	cmd.Stderr = stderr
 	each, flush := cancelledLast(stdout, requests)
 	defer flush()
-	return lockstep.Run(context.Background(), cmd, requests, lockstep.ReplyTimeout, each)
+	return lockstep.Run(ctx, cmd, requests, lockstep.ReplyTimeout, each)
 }

@@ -3,6 +3,7 @@ package exchange
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -73,7 +74,7 @@ const (
 
 func exchange(t *testing.T, mode string, requests ...string) (string, string, error) {
 	var stdout, stderr bytes.Buffer
-	err := run([]string{os.Args[0], fakeArg, mode}, requests, t.TempDir(), &stdout, &stderr)
+	err := Replay(context.Background(), []string{os.Args[0], fakeArg, mode}, requests, t.TempDir(), &stdout, &stderr)
 	return stdout.String(), stderr.String(), err
 }
 

@@ -100,10 +100,14 @@ func (p Pins) Cmd(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	archive := filepath.Join(p.Dir, ts.Name()+".txtar")
 	if !p.Update {
+		// The pin by its path from the repository's root, which reads
+		// the same from every package (testscript names the archive as
+		// Dir gives it).
+		pin := name + " of " + RootPath(archive)
 		if missing {
-			ts.Fatalf("case %s: %s has no pin %s yet\n%s", caseName(name), stream, name, RefreshHelp(p.Package))
+			ts.Fatalf("case %s: %s has no pin %s yet\n%s", caseName(name), stream, pin, RefreshHelp(p.Package))
 		}
-		ts.Fatalf("%s", Stale(caseName(name), stream, name, string(data), got, p.Package))
+		ts.Fatalf("%s", Stale(caseName(name), stream, pin, string(data), got, p.Package))
 	}
 	u, _ := ts.Value(pendingKey{}).(*pending)
 	if u == nil {

@@ -134,7 +134,8 @@ func TestPinMissingFails(t *testing.T) {
 		t.Fatalf("a case without pins passed:\n%s", log)
 	}
 	for _, want := range []string{
-		"case x: stdout has no pin want/x.jsonl yet",
+		// The archive is outside the repository: its path is absolute.
+		"case x: stdout has no pin want/x.jsonl of " + filepath.ToSlash(archive) + " yet",
 		"\tgo generate ./...\n",
 		"\tgo test ./internal/exchange -run '^TestScripts$' -update\n",
 	} {
@@ -155,13 +156,13 @@ func TestPinStaleFailsTeaching(t *testing.T) {
 	if !failed {
 		t.Fatalf("a stale pin passed:\n%s", log)
 	}
-	want := "case x: stdout differs from its pin want/x.jsonl in line 2 at byte 35:\n" +
+	want := "case x: stdout differs from its pin want/x.jsonl of " + filepath.ToSlash(archive) + " in line 2 at byte 35:\n" +
 		"\tpinned: …jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"tools\":[]}}\n" +
 		"\tactual: …jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n" +
 		"\t                                         ^\n" +
-		"If the new output is right, refresh the pins from the module's root, and review them with git diff:\n" +
+		"If the new output is right, refresh the pins from the repository's root, and review them with git diff:\n" +
 		"\tgo generate ./...\n" +
-		"or, for this package's pins only:\n" +
+		"or, for one package's pins only:\n" +
 		"\tgo test ./internal/exchange -run '^TestScripts$' -update\n"
 	if !strings.Contains(log, want) {
 		t.Errorf("the failure does not read\n%s\nit reads\n%s", want, log)

@@ -3,6 +3,7 @@ package exchange
 import (
 	"flag"
 	"os"
+	"path"
 	"path/filepath"
 	"testing"
 
@@ -55,21 +56,24 @@ func Params(dir, pkg string, update bool) testscript.Params {
 	}
 }
 
-// ExplainFailures makes a failing test of scripts that pin with
+// ExplainFailures makes a failing test of the scripts in dir that pin with
 // testscript's cmp, whose message does not say how to refresh a pin, end
-// with [RefreshHelp] for its package.
-func ExplainFailures(t *testing.T) {
+// with the scripts' path from the repository's root and [RefreshHelp] for
+// its package.
+func ExplainFailures(t *testing.T, dir string) {
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Log("If a cmp above failed on a stale pin:\n" + RefreshHelp(TestPackage()))
+			t.Log("If a cmp above failed on a stale pin of the scripts in " + RootPath(dir) + ":\n" + RefreshHelp(TestPackage()))
 		}
 	})
 }
 
 // TestPackage returns the package whose test is running, as the go command
-// names it from the module's root: ./chapters/01-tool-errors. A test runs in
-// its package's directory, and the module's root is the nearest one above
-// it with a go.mod file.
+// names it from the repository's root: ./chapters/01-tool-errors, or for a
+// package of a module of its own under the root, such as an SDK's, with the
+// flag that changes into the module first: -C sdks/gosdk ./01-tool-errors.
+// A test runs in its package's directory, and the module's root is the
+// nearest one above it with a go.mod file.
 func TestPackage() string {
 	wd, err := os.Getwd()
 	if err != nil {
@@ -77,11 +81,14 @@ func TestPackage() string {
 	}
 	for root := wd; ; {
 		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
-			rel, err := filepath.Rel(root, wd)
-			if err != nil || rel == "." {
-				return "."
+			pkg := "."
+			if rel, err := filepath.Rel(root, wd); err == nil && rel != "." {
+				pkg = "./" + filepath.ToSlash(rel)
 			}
-			return "./" + filepath.ToSlash(rel)
+			if mod := path.Dir(RootPath(filepath.Join(root, "go.mod"))); mod != "." && !path.IsAbs(mod) {
+				pkg = "-C " + mod + " " + pkg
+			}
+			return pkg
 		}
 		parent := filepath.Dir(root)
 		if parent == root {

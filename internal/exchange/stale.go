@@ -23,16 +23,21 @@ const RefreshCommand = "go generate ./..."
 
 // RefreshHelp tells what to run when pinned output is stale: the command
 // that refreshes every pin, and the one that refreshes the pins of the
-// package pkg only (./chapters/01-tool-errors), then to review the change.
+// package pkg only, named from the repository's root as [TestPackage] and
+// [PinnedBy] name it (./chapters/01-tool-errors), then to review the
+// change. Every test that compares output with a pin ends its failure with
+// it, most through [Stale] or [PinHelp].
 func RefreshHelp(pkg string) string {
-	return "If the new output is right, refresh the pins from the module's root, and review them with git diff:\n" +
+	return "If the new output is right, refresh the pins from the repository's root, and review them with git diff:\n" +
 		"\t" + RefreshCommand + "\n" +
-		"or, for this package's pins only:\n" +
+		"or, for one package's pins only:\n" +
 		"\tgo test " + pkg + " -run '^TestScripts$' -update"
 }
 
 // Stale explains a stale pin: the output of stream (stdout, stderr) for the
-// case, got, differs from the pin file's bytes, want. It names the case and
+// case, got, differs from want, the bytes of the pin that file names (as
+// want/tool-error.jsonl of testdata/scripts/01-tool-errors/modern.txtar,
+// from the repository's root). It names the case and
 // the first line that differs, shows that line from the pin and from the
 // output with the bytes they share elided at a distance, marks the
 // differing bytes of the output with carets, and ends with [RefreshHelp]

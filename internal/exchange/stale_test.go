@@ -2,6 +2,7 @@ package exchange
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -13,9 +14,9 @@ const (
 	docActual = `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Error executing tool get_author: No book called 'Nothing' in the catalog."}],"isError":true,"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"Bookshop","version":"1.0.0"}}}}` + "\n"
 )
 
-const help = "If the new output is right, refresh the pins from the module's root, and review them with git diff:\n" +
+const help = "If the new output is right, refresh the pins from the repository's root, and review them with git diff:\n" +
 	"\tgo generate ./...\n" +
-	"or, for this package's pins only:\n" +
+	"or, for one package's pins only:\n" +
 	"\tgo test ./p -run '^TestScripts$' -update"
 
 func TestStale(t *testing.T) {
@@ -86,7 +87,8 @@ func TestDocExampleOfStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg := Stale("tool-error", "stdout", "want/tool-error.jsonl", docPinned, docActual, "./chapters/01-tool-errors")
+	pin := "want/tool-error.jsonl of " + RootPath(filepath.Join(moduleRoot, "testdata/scripts/01-tool-errors/modern.txtar"))
+	msg := Stale("tool-error", "stdout", pin, docPinned, docActual, "./chapters/01-tool-errors")
 	var doc strings.Builder
 	for line := range strings.Lines(msg) {
 		doc.WriteString("//\t" + line)

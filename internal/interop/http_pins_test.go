@@ -41,14 +41,15 @@ func TestPinsOverHTTP(t *testing.T) {
 				stop(t)
 			}()
 			for _, script := range pinnedScripts {
-				exchanges, err := exchange.Exchanges(filepath.Join(scripts, chapter, script))
+				archive := filepath.Join(scripts, chapter, script)
+				exchanges, err := exchange.Exchanges(archive)
 				if err != nil {
 					t.Fatal(err)
 				}
 				for _, x := range exchanges {
 					t.Run(strings.TrimSuffix(script, ".txtar")+"/"+x.Name, func(t *testing.T) {
 						if got := replay(t, url, x.Requests); !bytes.Equal(got, x.Replies) {
-							t.Errorf("over HTTP:\n%s\npinned over stdio:\n%s", got, x.Replies)
+							t.Errorf("over HTTP:\n%s\npinned over stdio:\n%s\n%s", got, x.Replies, exchange.PinHelp(archive, "want/"+x.Name+".jsonl"))
 						}
 					})
 				}

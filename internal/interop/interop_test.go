@@ -45,15 +45,23 @@ func binary(t *testing.T, chapter string) string {
 // scripts is where the chapters' pins are, from this package's directory.
 const scripts = "../../testdata/scripts"
 
+// A pin is a reply a chapter's script pins, and what a test that finds
+// another says of it: the case, the pin and how to refresh it.
+type pin struct {
+	exchange.Reply
+	help string
+}
+
 // pinned returns the reply that chapter's modern-era script pins for the
 // case: the texts the tests expect are the pins', held in one place.
-func pinned(t *testing.T, chapter, name string) exchange.Reply {
+func pinned(t *testing.T, chapter, name string) pin {
 	t.Helper()
-	r, err := exchange.PinnedReply(filepath.Join(scripts, chapter, "modern.txtar"), name)
+	archive := filepath.Join(scripts, chapter, "modern.txtar")
+	r, err := exchange.PinnedReply(archive, name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r
+	return pin{r, exchange.PinHelp(archive, "want/"+name+".jsonl")}
 }
 
 // eras are the two ways the SDK client connects: the 2025-11-25 handshake,
@@ -145,23 +153,23 @@ func wireError(t *testing.T, err error) *jsonrpc.Error {
 
 // checkResult fails unless the call gave a result (not a protocol error) whose text and isError are the pinned
 // reply's.
-func checkResult(t *testing.T, what string, res *mcp.CallToolResult, err error, want exchange.Reply) {
+func checkResult(t *testing.T, what string, res *mcp.CallToolResult, err error, want pin) {
 	t.Helper()
 	if err != nil {
-		t.Errorf("%s: %v, want the result %q (isError %v)", what, err, want.Text, want.IsError)
+		t.Errorf("%s: %v, want the pinned result %q (isError %v)\n%s", what, err, want.Text, want.IsError, want.help)
 		return
 	}
 	if got := text(t, res); res.IsError != want.IsError || got != want.Text {
-		t.Errorf("%s: isError %v, text %q; pinned: isError %v, text %q", what, res.IsError, got, want.IsError, want.Text)
+		t.Errorf("%s: isError %v, text %q; pinned: isError %v, text %q\n%s", what, res.IsError, got, want.IsError, want.Text, want.help)
 	}
 }
 
 // checkError fails unless err is the JSON-RPC error of the pinned reply:
 // its code, message and data.
-func checkError(t *testing.T, what string, err error, want exchange.Reply) {
+func checkError(t *testing.T, what string, err error, want pin) {
 	t.Helper()
 	if werr := wireError(t, err); werr.Code != int64(want.Code) || werr.Message != want.Text || string(werr.Data) != string(want.Data) {
-		t.Errorf("%s: error %d %q data %s; pinned: %d %q data %s", what, werr.Code, werr.Message, werr.Data, want.Code, want.Text, want.Data)
+		t.Errorf("%s: error %d %q data %s; pinned: %d %q data %s\n%s", what, werr.Code, werr.Message, werr.Data, want.Code, want.Text, want.Data, want.help)
 	}
 }
 
@@ -208,7 +216,7 @@ func TestProtocolErrors(t *testing.T) {
 func TestResources(t *testing.T) {
 	const ch = "03-resources"
 	success := pinned(t, ch, "success")
-	failures := map[string]exchange.Reply{
+	failures := map[string]pin{
 		"books://Nothing": pinned(t, ch, "not-found"),
 		"films://Dune":    pinned(t, ch, "unknown-resource"),
 	}
@@ -219,7 +227,7 @@ func TestResources(t *testing.T) {
 		}
 		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "books://Dune"})
 		if err != nil || len(res.Contents) != 1 || res.Contents[0].Text != success.Text {
-			t.Errorf("read books://Dune: %v, %v; pinned: the text %q", res, err, success.Text)
+			t.Errorf("read books://Dune: %v, %v; pinned: the text %q\n%s", res, err, success.Text, success.help)
 		}
 		for uri, want := range failures {
 			_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})

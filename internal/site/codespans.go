@@ -46,6 +46,7 @@ type spanSite struct {
 type spanCheck struct {
 	checked bool
 	problem string // what is wrong and how to fix it; "" if nothing
+	bare    bool   // a single name, which the page's JSON keys exempt
 }
 
 // spanOK is a span checked and found.
@@ -58,12 +59,20 @@ func problem(format string, args ...any) spanCheck {
 
 // checkCodeSpans checks the code spans of English page p that name Go
 // declarations, as codeSpanRule says. It runs after p's directives are
-// resolved, since the JSON keys it exempts include their text.
-func (r *resolver) checkCodeSpans(p *page, fail func(section, msg string)) {
+// resolved, since the JSON keys it exempts include their text; unresolved
+// says that one of them did not resolve, so that a single name it would
+// have shown as a JSON key may be reported all the same: the message then
+// says so.
+func (r *resolver) checkCodeSpans(p *page, unresolved bool, fail func(section, msg string)) {
 	err := r.codeSpans(p, func(s spanSite, c spanCheck) {
-		if c.problem != "" {
-			fail(s.section, fmt.Sprintf("code span `%s` %s", s.text, c.problem))
+		if c.problem == "" {
+			return
 		}
+		msg := fmt.Sprintf("code span `%s` %s", s.text, c.problem)
+		if c.bare && unresolved {
+			msg += " (unless a directive of this page that does not resolve shows it: fix that first)"
+		}
+		fail(s.section, msg)
 	})
 	if err != nil {
 		fail(TopSection, err.Error())
@@ -140,7 +149,9 @@ func (r *resolver) checkSpan(ix *goIndex, span string, included []string, jsonKe
 		return spanCheck{}
 	}
 	if id, ok := unwrapIdent(expr); ok {
-		return r.checkBareName(ix, id, included, jsonKeys)
+		c := r.checkBareName(ix, id, included, jsonKeys)
+		c.bare = true
+		return c
 	}
 	var res spanCheck
 	ast.Inspect(expr, func(n ast.Node) bool {

@@ -23,7 +23,8 @@ type resolver struct {
 	packages    map[string][]*ast.File // parsed packages by directory
 	tables      map[string][]errorRow  // error tables by package directory
 	highlighted map[string]template.HTML
-	goNames     *goIndex // the module's Go declarations, for the code-span check
+	goNames     *goIndex            // the module's Go declarations, for the code-span check
+	stale       map[string]StalePin // Config.Stale
 
 	// The page being resolved: its slug, its Markdown, and how its links
 	// are rewritten (see fallback).

@@ -27,8 +27,11 @@
 //
 // A translation may lag: an English change never fails the build. A
 // section is behind when its English text changed since the record, when
-// the translation lacks it (English added it), or when the translation has
-// it elsewhere among the others (English moved it). "go run ./docs status"
+// the translation lacks it (English added it), when the translation has
+// it elsewhere among the others (English moved it), or when the numbers it
+// writes are not those of the English section, in any notation (7,3 and
+// 7.3 are one number; versions, codes and issue numbers are numbers too),
+// whatever the record says. "go run ./docs status"
 // counts the sections behind; the page opens with a banner listing them,
 // and each carries a note under its heading. A section behind shows the
 // translation's own text if that still has the English section's heading
@@ -40,7 +43,8 @@
 //
 // After a section is translated again, "go run ./docs stamp LANG PAGE ID"
 // records it ([StampPage]); it refuses a section whose translation has not
-// changed since English moved, unless -force. An English edit to one
+// changed since English moved, unless -force, and a section whose numbers
+// differ from the English, even with -force. An English edit to one
 // section costs one section in each language.
 //
 // Every heading carries an explicit id ({#some-id}), so that anchors are the
@@ -92,8 +96,10 @@
 // checks that the page explains every row, once, in a section of its own.
 // sdks renders the table of a lessons file (sdks/lessons.json): for each
 // lesson, the guide's pinned case and what each SDK module's mains send for
-// the same requests, "same as the guide" where the JSON is the same; each
-// lesson's row is titled by the page's heading of the lesson's id.
+// the same requests, "same as the guide" where the JSON after the legacy
+// handshake is the same, and otherwise with the lesson's one-line reason,
+// without which the build fails; each lesson's row is titled by the page's
+// heading of the lesson's id.
 // file includes a whole file that is not Go, highlighted as the language
 // named. A wrong number of arguments is reported with the directive's
 // syntax.

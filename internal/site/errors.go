@@ -25,7 +25,7 @@ const errorTableFile = "errortable.json"
 // holds it.
 type errorRow struct {
 	Name     string `json:"name"`     // the kind without "err", in kebab case: unknown-tool
-	Reply    string `json:"reply"`    // "error", "toolResult" or "handlerError"
+	Reply    string `json:"reply"`    // "error", "toolResult", "handlerError" or "none"
 	Code     int    `json:"code"`     // the JSON-RPC code of an error
 	CodeName string `json:"codeName"` // the constant naming it, if any
 	Message  string `json:"message"`
@@ -42,6 +42,7 @@ const (
 	replyError        = "error"        // a JSON-RPC error
 	replyToolResult   = "toolResult"   // a tool result with isError set
 	replyHandlerError = "handlerError" // a handler's own error, as it chose
+	replyNone         = "none"         // nothing sent: a log line, such as a request cancelled
 )
 
 // The statuses of errorRow.Legacy and Modern that are not a status.
@@ -74,8 +75,8 @@ func (r *resolver) errorTable(dir string) ([]errorRow, error) {
 		switch {
 		case row.Name == "":
 			return nil, fmt.Errorf("%s: row %d has no name", name, i+1)
-		case row.Reply != replyError && row.Reply != replyToolResult && row.Reply != replyHandlerError:
-			return nil, fmt.Errorf("%s: row %s: reply %q is none of %q, %q and %q", name, row.Name, row.Reply, replyError, replyToolResult, replyHandlerError)
+		case row.Reply != replyError && row.Reply != replyToolResult && row.Reply != replyHandlerError && row.Reply != replyNone:
+			return nil, fmt.Errorf("%s: row %s: reply %q is none of %q, %q, %q and %q", name, row.Name, row.Reply, replyError, replyToolResult, replyHandlerError, replyNone)
 		}
 	}
 	r.tables[dir] = table.Rows
@@ -224,6 +225,8 @@ func (r *resolver) codeHTML(row *errorRow) template.HTML {
 		return template.HTML(esc(r.ui["errorToolResult"]))
 	case replyHandlerError:
 		return template.HTML(esc(r.ui["errorFromHandler"]))
+	case replyNone:
+		return "—"
 	}
 	return template.HTML(`<code title="` + esc(row.CodeName) + `">` + esc(strconv.Itoa(row.Code)) + `</code>`)
 }

@@ -50,7 +50,10 @@ func external(link string) bool {
 // page has an id twice. pages maps a page's path in the site to its page,
 // so that a problem names the source and section; a link that every
 // language's page breaks alike is reported once, for the English page.
-// Links to the pages in broken, which did not build, are not checked.
+// Links to the pages in broken, which did not build, are checked only as
+// far as those pages were rendered: not at all for a page that could not
+// be read, not for an anchor in a page with a directive that did not
+// resolve, which may be what would have made it.
 func (s *Site) checkLinks(pages map[string]*page, dir string, broken []string) []*DocError {
 	ids := make(map[string][]string)
 	var names []string
@@ -106,11 +109,12 @@ func (s *Site) checkLinks(pages map[string]*page, dir string, broken []string) [
 			if target != "" {
 				file = joinURL(name, target)
 			}
-			if slices.Contains(broken, file) {
+			_, exists := s.Files[file]
+			if q := pages[file]; slices.Contains(broken, file) && (!exists || q != nil && q.unresolved) {
 				continue
 			}
 			key := "link " + strings.TrimPrefix(file, site) + "#" + anchor
-			if _, ok := s.Files[file]; !ok {
+			if !exists {
 				fail(a.at, key, fmt.Sprintf("link %q: no such file %s (link to a page by its slug in pages.txt and .html, as in overview.html#why)", link, file))
 				continue
 			}

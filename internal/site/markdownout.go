@@ -177,6 +177,8 @@ func (r *resolver) codeMarkdown(row *errorRow) string {
 		return r.ui["errorToolResult"]
 	case replyHandlerError:
 		return r.ui["errorFromHandler"]
+	case replyNone:
+		return "—"
 	}
 	if row.CodeName != "" {
 		return codeSpan(strconv.Itoa(row.Code)) + " (" + codeSpan(row.CodeName) + ")"

@@ -28,9 +28,11 @@ const TopSection = "(top)"
 // section is one part of a page's source: a level-2 heading and everything
 // up to the next one, or the top of the page.
 type section struct {
-	id      string // the heading's id, or TopSection
-	version string // Version of the section's text (for the top, with the title and summary)
-	text    []byte // the section's Markdown, from its heading line to the next heading
+	id      string   // the heading's id, or TopSection
+	version string   // Version of the section's text (for the top, with the title and summary)
+	text    []byte   // the section's Markdown, from its heading line to the next heading
+	numbers []number // the numbers its prose writes in digits (for the top, with the title and summary)
+	words   []number // those its prose writes as English words
 }
 
 // headingID matches a level-2 heading line and captures its {#id}.
@@ -54,19 +56,12 @@ func splitSections(title, summary string, body []byte) []section {
 		if id == TopSection {
 			versioned = bytes.TrimSpace(fmt.Appendf(nil, "title: %s\nsummary: %s\n%s", title, summary, text))
 		}
-		out = append(out, section{id, Version(versioned), text})
+		said := prose(string(versioned))
+		out = append(out, section{id, Version(versioned), text, numbersIn(said), wordNumbersIn(said)})
 		start = end
 	}
 	for line := range strings.Lines(string(body)) {
-		trimmed := strings.TrimLeft(line, " ")
-		switch {
-		case fence != "":
-			if strings.HasPrefix(trimmed, fence) {
-				fence = ""
-			}
-		case strings.HasPrefix(trimmed, "```"), strings.HasPrefix(trimmed, "~~~"):
-			fence = trimmed[:3]
-		case strings.HasPrefix(line, "## "):
+		if !inFence(line, &fence) && strings.HasPrefix(line, "## ") {
 			if m := headingID.FindStringSubmatch(strings.TrimRight(line, "\n")); m != nil {
 				flush(at)
 				id = m[1]
@@ -76,6 +71,24 @@ func splitSections(title, summary string, body []byte) []section {
 	}
 	flush(len(body))
 	return out
+}
+
+// inFence says whether line, the next of a Markdown text, opens, is in or
+// closes a fenced code block; fence is the fence open before it ("" if
+// none), and inFence updates it.
+func inFence(line string, fence *string) bool {
+	trimmed := strings.TrimLeft(line, " ")
+	switch {
+	case *fence != "":
+		if strings.HasPrefix(trimmed, *fence) {
+			*fence = ""
+		}
+		return true
+	case strings.HasPrefix(trimmed, "```"), strings.HasPrefix(trimmed, "~~~"):
+		*fence = trimmed[:3]
+		return true
+	}
+	return false
 }
 
 // recorded is what a translation's record holds of one section: the
@@ -143,6 +156,10 @@ const (
 	// Moved: the translation has the section, but not where the English
 	// page now has it among the others.
 	Moved
+	// Numbers: the record names the English section as it is, but the
+	// translation does not write the numbers the English does (a number
+	// left stale by an English edit stamped with -force, or mistyped).
+	Numbers
 )
 
 // String returns the lag's name as status prints it.
@@ -154,6 +171,8 @@ func (l Lag) String() string {
 		return "new"
 	case Moved:
 		return "moved"
+	case Numbers:
+		return "numbers"
 	}
 	return "current"
 }
@@ -165,19 +184,26 @@ type lag struct {
 	order  []string // the ids of behind, in the English page's order
 	extra  []string // sections of the translation the English page lacks
 	twice  []string // ids the translation has more than once
+	// numbers holds, for each section both pages have, how the
+	// translation's numbers differ from the English ones, if they do.
+	numbers map[string]*NumberDiff
 }
 
 // compareSections says how the translation tr, whose record is record,
 // stands against the English sections en. A section is behind when the
 // record does not name its current English version, when the translation
 // lacks it, or when the translation has it out of the English order (the
-// sections not in a longest common subsequence of the two orders).
+// sections not in a longest common subsequence of the two orders). A
+// section otherwise current is behind when its numbers differ from the
+// English section's (see numbersIn): the record says what was translated,
+// the numbers whether the translation still says it.
 func compareSections(en, tr []section, record map[string]recorded) lag {
-	l := lag{behind: make(map[string]Lag)}
+	l := lag{behind: make(map[string]Lag), numbers: make(map[string]*NumberDiff)}
 	inEnglish := make(map[string]bool)
 	for _, s := range en {
 		inEnglish[s.id] = true
 	}
+	mine := make(map[string]*section) // each section of tr, the first of its id
 	has := make(map[string]bool)
 	var common []string // the translation's ids English also has, in its order
 	for _, s := range tr {
@@ -188,6 +214,7 @@ func compareSections(en, tr []section, record map[string]recorded) lag {
 			l.extra = append(l.extra, s.id)
 		default:
 			common = append(common, s.id)
+			mine[s.id] = &s
 		}
 		has[s.id] = true
 	}
@@ -199,6 +226,11 @@ func compareSections(en, tr []section, record map[string]recorded) lag {
 	}
 	inOrder := longestCommon(enCommon, common)
 	for _, s := range en {
+		if has[s.id] {
+			if d := diffNumbers(&s, mine[s.id]); d != nil {
+				l.numbers[s.id] = d
+			}
+		}
 		switch {
 		case !has[s.id]:
 			l.behind[s.id] = Untranslated
@@ -206,6 +238,8 @@ func compareSections(en, tr []section, record map[string]recorded) lag {
 			l.behind[s.id] = Changed
 		case !inOrder[s.id]:
 			l.behind[s.id] = Moved
+		case l.numbers[s.id] != nil:
+			l.behind[s.id] = Numbers
 		default:
 			continue
 		}

@@ -19,7 +19,8 @@ const syntaxNotation = "A directive is a line of its own in a page's Markdown th
 	"In the syntax below, UPPER words are arguments, `[X]` may be left out and `X...` is one or more; " +
 	"an argument with spaces is Go-quoted (`\"like this\"`). Paths are from the repository's root. " +
 	"A directive that does not resolve, or has the wrong number of arguments, fails `go run ./docs build` and `go test ./docs`, " +
-	"naming the page and the line. Translations keep the English page's directives, in order."
+	"naming the page, the section and the fix; a build reports every problem it meets in one run (every directive, code span and link of every page, " +
+	"those of a page whose directive fails included). Translations keep the English page's directives, in order."
 
 // directiveReference renders the directive table, and the rule the build
 // checks code spans by, as Markdown: the body of CONTRIBUTING.md's

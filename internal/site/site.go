@@ -35,6 +35,12 @@ type Config struct {
 	// start with it. Empty, the site has no sitemap.xml (a sitemap holds
 	// absolute addresses only) and llms.txt links relative to itself.
 	BaseURL string
+	// Stale holds the transcripts whose chapter no longer gives the
+	// pinned replies, by [Transcript.Key]: the guide's server fills it
+	// from the check it runs when a chapter changes, and each is marked
+	// on its page with the command that refreshes the pins. The static
+	// build leaves it nil, and shows no mark.
+	Stale map[string]StalePin
 }
 
 // Site is a built site.
@@ -69,6 +75,9 @@ type page struct {
 	structure pageStructure
 	content   template.HTML
 	sections  []searchEntry
+	// unresolved reports a directive of the page that did not resolve:
+	// what it would have shown, an anchor say, is missing.
+	unresolved bool
 }
 
 // Build renders the whole site. It reports every problem it finds as a
@@ -103,6 +112,7 @@ func Build(cfg Config) (*Site, error) {
 	}
 	md := newMarkdown()
 	res := newResolver(cfg.Root, modules)
+	res.stale = cfg.Stale
 	b := &builder{dir: cfg.DocsDir, errs: &BuildError{}}
 
 	// pages[lang][i] is slugs[i] in lang, or nil if not translated.
@@ -147,7 +157,7 @@ func Build(cfg Config) (*Site, error) {
 	for _, l := range langs {
 		var index []searchEntry
 		for i, p := range pages[l.Code] {
-			if p == nil || b.errs.Page(p.url) != nil {
+			if p == nil {
 				continue
 			}
 			out, err := renderPage(tmpl, langs, l, slugs, pages, i)
@@ -157,6 +167,9 @@ func Build(cfg Config) (*Site, error) {
 			}
 			site.Files[p.url] = out
 			site.Files[markdownURL(p.url)] = markdownPage(l, slugs, pages, i, fallback(l.Code, slugs, pages[l.Code]), false)
+			if b.errs.Page(p.url) != nil {
+				continue // rendered only to have its links checked, then left out
+			}
 			index = append(index, p.sections...)
 		}
 		js, err := searchScript(index)
@@ -168,8 +181,7 @@ func Build(cfg Config) (*Site, error) {
 	if err := site.addAssets(cfg.Docs); err != nil {
 		return nil, err
 	}
-	broken := b.errs.URLs()
-	for _, e := range site.checkLinks(byURL, b.dir, broken) {
+	for _, e := range site.checkLinks(byURL, b.dir, b.errs.URLs()) {
 		b.errs.add(e)
 	}
 	for _, url := range b.errs.URLs() {
@@ -236,11 +248,7 @@ func (b *builder) render(md goldmark.Markdown, res *resolver, p, en *page, ui, e
 	}
 	res.slug, res.src, res.rewrite, res.ui = p.slug(), src, rewrite, ui
 	id := TopSection // the section being walked
-	failed := false
-	fail := func(msg string) {
-		b.fail(p, id, msg)
-		failed = true
-	}
+	fail := func(msg string) { b.fail(p, id, msg) }
 	ast.Walk(p.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -282,18 +290,16 @@ func (b *builder) render(md goldmark.Markdown, res *resolver, p, en *page, ui, e
 				kind, _, _ := strings.Cut(n.line, " ")
 				// resolve names the directive's kind, which the line names already.
 				fail(fmt.Sprintf(":::%s: %s", n.line, strings.TrimPrefix(err.Error(), kind+": ")))
+				p.unresolved = true
 			}
 		}
 		return ast.WalkContinue, nil
 	})
-	if failed {
-		return
-	}
+	// A page with problems is checked and rendered all the same, so that
+	// one build reports all of them: its code spans here, its links once
+	// every page is rendered.
 	if p.lang == SourceLanguage {
-		res.checkCodeSpans(p, func(section, msg string) { b.fail(p, section, msg); failed = true })
-		if failed {
-			return
-		}
+		res.checkCodeSpans(p, p.unresolved, func(section, msg string) { b.fail(p, section, msg) })
 	}
 	var out bytes.Buffer
 	if err := md.Renderer().Render(&out, src, p.doc); err != nil {

@@ -70,9 +70,12 @@ func Stamp(docs fs.FS, slug, lang string, ids ...string) ([]byte, error) {
 // It refuses a section whose English text changed while its translated
 // text stayed as it was when last stamped, since that section was not
 // translated again; force stamps it anyway (for an English edit that
-// needs none in translation). A section the record does not hold yet, or
-// holds without the version of its text, is stamped as it is. A record
-// that cannot be read (such as "source: pending") is replaced.
+// needs none in translation). It refuses, even with force, a section
+// whose numbers differ from the English section's (see numbersIn): a
+// translation stamped so would still be behind, and a stale number is the
+// slip force would otherwise hide. A section the record does not hold
+// yet, or holds without the version of its text, is stamped as it is. A
+// record that cannot be read (such as "source: pending") is replaced.
 func StampPage(docs fs.FS, slug, lang string, force bool, ids ...string) (*Stamped, error) {
 	if lang == SourceLanguage {
 		return nil, fmt.Errorf("%s is the source language: it has no record", lang)
@@ -134,11 +137,24 @@ func StampPage(docs fs.FS, slug, lang string, force bool, ids ...string) (*Stamp
 		record[id] = recorded{e.version, t.version}
 		out.Sections = append(out.Sections, st)
 	}
-	if len(refused) > 0 {
-		return nil, fmt.Errorf("%s: nothing stamped:\n\t%s\ntranslate each section again, then stamp it; if the English edit needs no change in %s (a typo fix, say), stamp -force records it as it is",
-			file, strings.Join(refused, "\n\t"), lang)
-	}
 	lag := compareSections(en.sections, tr, record)
+	var hints []string
+	if len(refused) > 0 {
+		hints = append(hints, fmt.Sprintf("translate each section again, then stamp it; if the English edit needs no change in %s (a typo fix, say), stamp -force records it as it is", lang))
+	}
+	stale := false
+	for _, st := range out.Sections {
+		if d := lag.numbers[st.ID]; d != nil {
+			refused = append(refused, fmt.Sprintf("section %s: its numbers differ from the English (%s)", st.ID, d))
+			stale = true
+		}
+	}
+	if stale {
+		hints = append(hints, "write each number the English section writes, and no other (7.3 and 7,3 are the same number, 1,000 and 1 000 too); -force stamps no section whose numbers differ")
+	}
+	if len(refused) > 0 {
+		return nil, fmt.Errorf("%s: nothing stamped:\n\t%s\n%s", file, strings.Join(refused, "\n\t"), strings.Join(hints, "\n"))
+	}
 	for i := range out.Sections {
 		s := &out.Sections[i]
 		if lag.behind[s.ID] == Moved {

@@ -50,6 +50,19 @@ type Translation struct {
 type SectionBehind struct {
 	ID  string
 	Why Lag
+	// Numbers says how its numbers differ from the English ones, when
+	// Why is Numbers.
+	Numbers *NumberDiff
+}
+
+// Reason returns why the section is behind, as status prints it:
+// "changed", or for numbers, which: "numbers (English 7, translation
+// 7,3)".
+func (b SectionBehind) Reason() string {
+	if b.Why == Numbers {
+		return fmt.Sprintf("%s (%s)", b.Why, b.Numbers)
+	}
+	return b.Why.String()
 }
 
 // String returns the line the verbose status prints for t.
@@ -97,7 +110,11 @@ func Translations(docs fs.FS) ([]Translation, error) {
 				lag := compareSections(en[i].sections, tr.sections, tr.record)
 				t.State, t.Extra = Current, lag.extra
 				for _, id := range lag.order {
-					t.Behind = append(t.Behind, SectionBehind{id, lag.behind[id]})
+					b := SectionBehind{ID: id, Why: lag.behind[id]}
+					if b.Why == Numbers {
+						b.Numbers = lag.numbers[id]
+					}
+					t.Behind = append(t.Behind, b)
 				}
 				if len(t.Behind) > 0 {
 					t.State = Behind
@@ -114,9 +131,11 @@ func Translations(docs fs.FS) ([]Translation, error) {
 const StatusFormat = `By default, status prints one line per language: how many of the English
 pages it has (translated/all), then how many English sections it has
 current, behind (changed, new or moved in English since they were
-translated) and missing (in pages it lacks). With -v it then lists every
-section behind, one line per section with the languages it is behind in,
-and the pages not translated and the sections English no longer has.`
+translated, or writing numbers other than the English section's) and
+missing (in pages it lacks). With -v it then lists every section behind,
+one line per section with why (for numbers, those each side writes that
+the other does not) and the languages it is behind in, and the pages not
+translated and the sections English no longer has.`
 
 // WriteStatus prints the status of list, as Translations returns it, in
 // the format StatusFormat describes. It returns how many sections are
@@ -190,7 +209,7 @@ func WriteStatus(w io.Writer, list []Translation, verbose bool) (int, error) {
 			add(&missing, key{page: t.Page}, t.Lang)
 		}
 		for _, b := range t.Behind {
-			add(&behind, key{t.Page, b.ID, b.Why.String()}, t.Lang)
+			add(&behind, key{t.Page, b.ID, b.Reason()}, t.Lang)
 		}
 		for _, id := range t.Extra {
 			add(&gone, key{page: t.Page, id: id}, t.Lang)

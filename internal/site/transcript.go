@@ -284,6 +284,9 @@ func (r *resolver) transcript(archive, name string) (template.HTML, string, erro
 	for handshake < len(ex) && isHandshake(ex[handshake].request) {
 		handshake++
 	}
+	if pin, ok := r.stale[t.Key()]; ok {
+		b.WriteString(r.staleMark(pin))
+	}
 	for i, e := range ex {
 		if handshake > 0 && i == 0 {
 			b.WriteString(`<details class="handshake"><summary>` + esc(r.ui["handshake"]) + `</summary>`)

@@ -15,10 +15,14 @@ const (
 	ErrorTypeToolError = "tool_error"
 
 	// ErrorTypeCancelled is the error.type of a request cancelled while
-	// its handler ran: by notifications/cancelled, or by the client
-	// closing its HTTP request. The conventions name no value for it: their
-	// rule, the JSON-RPC error code as a string, needs a response, and a
-	// cancelled request gets none (the MCP specification has the receiver
+	// its handler ran, which got no response: by notifications/cancelled,
+	// a legacy session's end, the server's shutdown, or, in the 2026-07-28
+	// era, the client closing its HTTP request (when the handler returns
+	// the cancellation). In a legacy session a closed request cancels
+	// nothing: its handler runs on, and its span records what it returns.
+	//
+	// The conventions name no value for it: their rule, the JSON-RPC error
+	// code as a string, needs a response, and a cancelled request gets none (the MCP specification has the receiver
 	// send nothing). Nor is there a code to borrow: MCP defines none for a
 	// cancellation, and -32800, the RequestCancelled of the Language Server
 	// Protocol, would claim an error was sent that never was. So it is a

@@ -47,6 +47,7 @@ const (
 	notARequest = "not a request the server reads: the message is not valid JSON-RPC, so it has no method to name a span"
 	framing     = "the stream's framing, refused before any message in it is read as a request: no method"
 	beforeBody  = "an HTTP request refused before its body is read (its method, origin, host, headers or size): no method yet"
+	logLine     = "a log line, not an answer: the request's span is that of what it ended as, a cancellation (TestCancellationHasAnErrorType) or the reply written"
 )
 
 // wantErrorType maps each row of the error table, by name, to the
@@ -75,6 +76,8 @@ var wantErrorType = map[string]struct{ errorType, noSpan string }{
 	"no-uri":                {errorType: "-32602"},
 	"unknown-resource":      {errorType: "-32602"},
 	"result-unencodable":    {errorType: "-32603"},
+	"request-cancelled":     {noSpan: logLine},
+	"client-closed":         {noSpan: logLine},
 	"parse-error":           {noSpan: notARequest},
 	"not-an-object":         {noSpan: notARequest},
 	"member-type":           {noSpan: notARequest},
