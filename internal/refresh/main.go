@@ -191,8 +191,12 @@ func generate(ctx context.Context, root string, all bool, w io.Writer) error {
 		for _, s := range staleSteps {
 			ran = append(ran, "go "+strings.Join(s.command(), " "))
 		}
-		fmt.Fprintf(w, "ran %d of %d scripts of pins%s in %.1fs; the others' inputs are as when they last ran (the cache: %s)\n",
-			len(stale), len(archives), strings.Join(append([]string{""}, ran...), ", "), time.Since(start).Seconds(), c.dir)
+		rest := ""
+		if len(stale) < len(archives) {
+			rest = fmt.Sprintf("; the other scripts' inputs are as when they last ran (the cache: %s)", c.dir)
+		}
+		fmt.Fprintf(w, "ran %d of %d scripts of pins%s in %.1fs%s\n",
+			len(stale), len(archives), strings.Join(append([]string{""}, ran...), ", "), time.Since(start).Seconds(), rest)
 	}
 	return errors.Join(errs...)
 }
