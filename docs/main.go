@@ -13,7 +13,8 @@
 //	                                    behind English (-v lists them; -check fails if any is)
 //	go run ./docs stamp [-force] LANG PAGE [ID…]
 //	                                    record that PAGE in LANG follows the English
-//	                                    sections named (all of them if none is)
+//	                                    sections named (all of them if none is); the
+//	                                    ID reasons is its translated SDK reasons
 //
 // Each chapter transcript has a Run button: it sends the same requests to
 // the chapter's real server, its main compiled to WebAssembly and running
@@ -88,9 +89,9 @@ func main() {
 	case "build":
 		err = build(root, flags.Args()[1:])
 	case "status":
-		err = status(os.Stdout, os.DirFS(filepath.Join(root, "docs")), flags.Args()[1:])
+		err = status(os.Stdout, os.DirFS(root), os.DirFS(filepath.Join(root, "docs")), flags.Args()[1:])
 	case "stamp":
-		err = stamp(os.Stdout, filepath.Join(root, "docs"), flags.Args()[1:])
+		err = stamp(os.Stdout, os.DirFS(root), filepath.Join(root, "docs"), flags.Args()[1:])
 	default:
 		flags.Usage()
 		os.Exit(2)

@@ -31,6 +31,14 @@ type resolver struct {
 	slug    string
 	src     []byte
 	rewrite func(dest string) string
+
+	// The docs tree, the language a directive renders in (English in a
+	// translation's section shown in English), and the translated reasons
+	// of :::sdks tables read from the docs tree, by file (see
+	// translateReason).
+	docs    fs.FS
+	lang    string
+	reasons map[string]map[string]translatedReason
 }
 
 func newResolver(root fs.FS, modules map[string]module) *resolver {

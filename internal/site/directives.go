@@ -111,10 +111,11 @@ var directives = []*directive{
 		example: ":::sdks sdks/lessons.json",
 		help: "Renders the table of a lessons file FILE, such as `sdks/lessons.json`: for each lesson, what the guide's pinned case sends, then what each SDK module's default main and fixed main send for the same requests, " +
 			"read from their pins under `sdks/<module>/testdata/scripts/<main>/`; a cell is \"same as the guide\" when every reply after the legacy handshake, if any, is the same JSON value and the server failed in no way, " +
-			"and any other cell shows under it the one-line reason that the lesson's `differs` gives for its main. " +
+			"and any other cell shows under it the one-line reason that the lesson's `differs` gives for its main; " +
+			"a translated page shows the reason's translation from `docs/<page>/reasons/<lang>.json` while it follows the English reason as it is, and otherwise the English one, marked as such. " +
 			"The SDK's version in each column is read from its module's `go.mod`. Each lesson's row is titled by the page's heading whose id is the lesson's id, and the protocol version its case speaks. " +
 			"Fails when a lesson has no such heading, when an SDK's archive lacks the case or sends other requests than the guide's, when a pin does not resolve as `:::transcript` requires, " +
-			"when a cell that differs has no reason or a \"same\" cell has one (every such cell of the file is reported), or when the page or the reasons name an SDK version other than its `go.mod`'s.",
+			"when a cell that differs has no reason or a \"same\" cell has one (every such cell of the file is reported), when the page or the reasons name an SDK version other than its `go.mod`'s, or when a translated page's reasons file is not a JSON object of entries.",
 		resolve: func(r *resolver, n *directiveNode, args []string) (template.HTML, string, error) {
 			return r.sdks(n, args[0])
 		},

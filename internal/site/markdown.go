@@ -179,9 +179,12 @@ func firstRune(n ast.Node, src []byte) rune {
 }
 
 // joinsWithoutSpace reports whether r is written without spaces around it:
-// Han, kana, and the CJK and full-width punctuation.
+// Han, kana, the marks kana share (the middle dot ・ and the long-vowel
+// mark ー, which Unicode counts as neither script), and the CJK and
+// full-width punctuation.
 func joinsWithoutSpace(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) ||
+		r == 0x30fb || r == 0x30fc ||
 		(r >= 0x3000 && r <= 0x303f) || (r >= 0xff01 && r <= 0xff60)
 }
 

@@ -63,6 +63,9 @@ type sdkCell struct {
 	same   bool
 	note   string // the key of a UI text shown instead: "unpinned", or "" for none
 	reason string // why the main does not answer as the guide does
+	// english: the page is a translation, and reason is the English one,
+	// since its reasons file has none that follows it as it is.
+	english bool
 }
 
 // sdkTable is what :::sdks renders: a header and a row per lesson, its
@@ -117,8 +120,13 @@ func (r *resolver) sdks(n *directiveNode, file string) (template.HTML, string, e
 			case parts == nil:
 				parts = []string{"—"}
 			}
-			if c.reason != "" {
+			switch {
+			case c.english:
+				parts = append(parts, `<em class="why" lang="en">`+esc(c.reason)+`</em> <span class="in-english-mark">`+esc(r.ui["inEnglish"])+`</span>`)
+			case c.reason != "":
 				parts = append(parts, `<em class="why">`+esc(c.reason)+`</em>`)
+			}
+			if c.reason != "" {
 				text.WriteString(c.reason + " ")
 			}
 			b.WriteString(`<td>` + strings.Join(parts, `<br>`) + `</td>`)
@@ -157,6 +165,9 @@ func (r *resolver) sdksMarkdown(n *directiveNode, file string) (string, error) {
 			}
 			if c.reason != "" {
 				parts = append(parts, "*"+strings.ReplaceAll(c.reason, "*", `\*`)+"*")
+			}
+			if c.english {
+				parts[len(parts)-1] += " " + r.ui["inEnglish"]
 			}
 			b.WriteString(" | " + strings.ReplaceAll(strings.Join(parts, "<br>"), "|", `\|`))
 		}
@@ -229,6 +240,9 @@ func (r *resolver) sdkTable(n *directiveNode, file string) (*sdkTable, error) {
 				}
 				if err := explain(&c, row.guide, m, sdk.Dir, sdk.Name, main); err != nil {
 					unexplained = append(unexplained, fmt.Errorf("%s: lesson %s: %v", file, l.ID, err))
+				}
+				if err := r.translateReason(&c, reasonKey(l.ID, sdk.Dir, main)); err != nil {
+					return nil, err
 				}
 				row.cells = append(row.cells, c)
 			}

@@ -112,7 +112,7 @@ func Build(cfg Config) (*Site, error) {
 	}
 	md := newMarkdown()
 	res := newResolver(cfg.Root, modules)
-	res.stale = cfg.Stale
+	res.docs, res.stale = cfg.Docs, cfg.Stale
 	b := &builder{dir: cfg.DocsDir, errs: &BuildError{}}
 
 	// pages[lang][i] is slugs[i] in lang, or nil if not translated.
@@ -247,6 +247,7 @@ func (b *builder) render(md goldmark.Markdown, res *resolver, p, en *page, ui, e
 		p.annotate(en, ui)
 	}
 	res.slug, res.src, res.rewrite, res.ui = p.slug(), src, rewrite, ui
+	res.lang = p.lang
 	id := TopSection // the section being walked
 	fail := func(msg string) { b.fail(p, id, msg) }
 	ast.Walk(p.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -255,9 +256,9 @@ func (b *builder) render(md goldmark.Markdown, res *resolver, p, en *page, ui, e
 		}
 		switch n := n.(type) {
 		case *wrapNode:
-			res.ui = ui
+			res.ui, res.lang = ui, p.lang
 			if n.open {
-				res.ui = enUI
+				res.ui, res.lang = enUI, SourceLanguage
 			}
 		case *ast.Heading:
 			hid, ok := n.AttributeString("id")

@@ -751,10 +751,10 @@ func TestPretty(t *testing.T) {
 }
 
 // TestLineBreaks: a line break in the source between two Chinese or
-// Japanese characters joins them; between Korean words, or Latin ones, it
+// Japanese characters (the long-vowel mark ー included) joins them; between Korean words, or Latin ones, it
 // is a space.
 func TestLineBreaks(t *testing.T) {
-	s := mustBuild(t, en("index", "次が 01 章の\nサーバーです。\n\n服务器\n返回错误。见\n[下文](#a)。\n\n서버\n전체입니다.\n\nthe\nserver; see\n[below](#a) and\n`code`.\n\n## A {#a}\n"))
+	s := mustBuild(t, en("index", "次が 01 章の\nサーバー\nです。\n\n服务器\n返回错误。见\n[下文](#a)。\n\n서버\n전체입니다.\n\nthe\nserver; see\n[below](#a) and\n`code`.\n\n## A {#a}\n"))
 	page := string(s.Files["index.html"])
 	for _, want := range []string{"01 章のサーバーです。", "服务器返回错误。见<a", "서버\n전체입니다.", "the\nserver; see\n<a", "and\n<code>"} {
 		if !strings.Contains(page, want) {

@@ -53,12 +53,19 @@ type SectionBehind struct {
 	// Numbers says how its numbers differ from the English ones, when
 	// Why is Numbers.
 	Numbers *NumberDiff
+	// Reasons lists, for the pseudo-section ReasonsSection, the reasons
+	// behind, of the Of reasons the page has (see AddReasons).
+	Reasons []ReasonBehind
+	Of      int
 }
 
 // Reason returns why the section is behind, as status prints it:
 // "changed", or for numbers, which: "numbers (English 7, translation
-// 7,3)".
+// 7,3)"; for the reasons, which of them: "new (all 30)".
 func (b SectionBehind) Reason() string {
+	if len(b.Reasons) > 0 {
+		return reasonsBehind(b.Reasons, b.Of)
+	}
 	if b.Why == Numbers {
 		return fmt.Sprintf("%s (%s)", b.Why, b.Numbers)
 	}
@@ -135,7 +142,9 @@ translated, or writing numbers other than the English section's) and
 missing (in pages it lacks). With -v it then lists every section behind,
 one line per section with why (for numbers, those each side writes that
 the other does not) and the languages it is behind in, and the pages not
-translated and the sections English no longer has.`
+translated and the sections English no longer has. A page with an SDK table
+counts its translated reasons as one more section, reasons, behind while
+any reason is (-v names them: lesson/sdk/main).`
 
 // WriteStatus prints the status of list, as Translations returns it, in
 // the format StatusFormat describes. It returns how many sections are
