@@ -49,8 +49,11 @@ func compileBrowser(ctx context.Context, root string, progress io.Writer) (*site
 	b := &site.Browser{Modules: make(map[string][]byte), WasmExec: support}
 	var stale []string
 	for _, chapter := range chapters {
-		if wasm, err := os.ReadFile(moduleFile(cache, chapter, keys[chapter])); err == nil {
+		file := moduleFile(cache, chapter, keys[chapter])
+		if wasm, err := os.ReadFile(file); err == nil {
 			b.Modules[chapter] = wasm
+			now := time.Now()
+			os.Chtimes(file, now, now) // used: pruned last
 		} else {
 			stale = append(stale, chapter)
 		}
@@ -168,15 +171,33 @@ func linkModules(ctx context.Context, root, cache string, chapters []string, key
 		return err
 	}
 	for _, ch := range chapters {
-		old, _ := filepath.Glob(filepath.Join(cache, filepath.Base(ch)+"-*.wasm"))
-		for _, f := range old {
-			os.Remove(f)
-		}
 		if err := os.Rename(filepath.Join(tmp, filepath.Base(ch)), moduleFile(cache, ch, keys[ch])); err != nil {
 			return err
 		}
+		pruneModules(cache, ch)
 	}
 	return nil
+}
+
+// keptModules is how many modules of a chapter the cache keeps, the ones
+// used last: several copies of the repository (a second worktree, a test's
+// copy) share the cache, each with its own version of a chapter.
+const keptModules = 4
+
+// pruneModules removes the chapter's modules from the cache but the
+// keptModules used last.
+func pruneModules(cache, chapter string) {
+	names, _ := filepath.Glob(filepath.Join(cache, filepath.Base(chapter)+"-*.wasm"))
+	used := make(map[string]time.Time)
+	for _, name := range names {
+		if fi, err := os.Stat(name); err == nil {
+			used[name] = fi.ModTime()
+		}
+	}
+	slices.SortFunc(names, func(a, b string) int { return used[b].Compare(used[a]) })
+	for _, name := range names[min(len(names), keptModules):] {
+		os.Remove(name)
+	}
 }
 
 // wasmCacheDir returns the folder of the compiled modules, in the user's
