@@ -14,10 +14,9 @@ import (
 var update = flag.Bool("update", false, "write the pin, "+PinFile+", from a new measure")
 
 // TestPin measures every case again and checks the pin against it, or with
-// -update writes it; go generate ./... runs it so. The default run measures
-// each session 3 times, GUIDE_LONG=1 and -update PinRuns times.
-//
-//go:generate go test -run ^TestPin$ -update
+// -update writes it; go generate ./... runs it so (a step of
+// internal/refresh). The default run measures each session 3 times,
+// GUIDE_LONG=1 and -update PinRuns times.
 func TestPin(t *testing.T) {
 	m := setup(t, PinnedChapters()...)
 	file := filepath.Join(m.Dir, filepath.FromSlash(PinFile))

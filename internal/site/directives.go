@@ -87,7 +87,7 @@ var directives = []*directive{
 		example: ":::error mcp unknown-tool",
 		help: "Shows one row of the error table of the Go package in DIR: code, message, data, HTTP status in each era and log level, " +
 			"read from the table as data, `DIR/errortable.json`, which the package's tests write from the table " +
-			"(`go generate ./mcp` writes `mcp/errortable.json` from `errorTable` in `mcp/errortable.go`, and `go test ./mcp` fails while it is stale). " +
+			"(`go generate ./...` writes `mcp/errortable.json` from `errorTable` in `mcp/errortable.go`, and `go test ./mcp` fails while it is stale). " +
 			"ROW is the row's name there, its kind without `err` in kebab case: `errUnknownTool` is `unknown-tool`. " +
 			"Away from the reference page (slug `errors`) the card links to the row's section there. Fails when the table has no such row.",
 		resolve: func(r *resolver, _ *directiveNode, args []string) (template.HTML, string, error) {

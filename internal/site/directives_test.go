@@ -23,9 +23,7 @@ var contributing = filepath.Join(repoRoot, "CONTRIBUTING.md")
 
 // TestDirectiveReference checks that CONTRIBUTING.md's directive reference
 // is the one the directive table renders, or with -update writes it; go
-// generate ./... runs it so, with the pins.
-//
-//go:generate go test -run ^TestDirectiveReference$ -update
+// generate ./... runs it so, with the pins (internal/refresh).
 func TestDirectiveReference(t *testing.T) {
 	b, err := os.ReadFile(contributing)
 	if err != nil {

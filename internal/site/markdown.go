@@ -11,6 +11,7 @@ import (
 	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
@@ -96,6 +97,7 @@ func (nodeRenderer) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 		}
 		return ast.WalkSkipChildren, nil
 	})
+	r.Register(extast.KindTableCell, renderTableCell)
 	r.Register(ast.KindHeading, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 		h := n.(*ast.Heading)
 		id, _ := h.AttributeString("id")

@@ -786,3 +786,15 @@ func TestSplitSections(t *testing.T) {
 		t.Errorf("a summary edit changed %v into %v", a, c)
 	}
 }
+
+// TestRowHeaders: in a table whose top-left header cell is empty, the
+// first cell of each row is a row header; in any other table, a data cell.
+func TestRowHeaders(t *testing.T) {
+	s := mustBuild(t, en("index", "| | a | b |\n| --- | --- | --- |\n| one | 1 | 2 |\n\n| x | a |\n| --- | --- |\n| two | 3 |\n"))
+	page := string(s.Files["index.html"])
+	for _, want := range []string{"<th></th>\n<th>a</th>", "<th scope=\"row\">one</th>\n<td>1</td>", "<td>two</td>\n<td>3</td>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("index.html lacks %q:\n%s", want, page)
+		}
+	}
+}
