@@ -128,7 +128,7 @@
 //     TestHandoffOfALongHandler, TestHandoffOneReaderAtATime,
 //     TestServeHandoffUnderLoad and TestServeCancelAfterQuickCalls; timed
 //     by BenchmarkServeLine.
-//   - Lines read in place (stream.go's lineReader): a line that fits the
+//   - Lines read in place (lines.go's lineReader): a line that fits the
 //     read buffer is served from it, without a copy. Held by
 //     TestLineReader, TestServeLineTooLong and TestServeLineWithinLimit; it
 //     has no benchmark of its own (TestSoakStdio, run with -soak, bounds
