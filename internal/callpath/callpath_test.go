@@ -153,15 +153,6 @@ func covdataFunc(t *testing.T, ctx context.Context, dir string) []string {
 	return ran
 }
 
-// names lists fns for messages.
-func names(fns []*Function) string {
-	var s []string
-	for _, f := range fns {
-		s = append(s, f.Name)
-	}
-	return "[" + strings.Join(s, " ") + "]"
-}
-
 // TestNames checks the names given to declarations and func literals, and
 // which function a block belongs to, on a small file.
 func TestNames(t *testing.T) {
