@@ -120,7 +120,7 @@ func (r *resolver) also(file string, names []string) (template.HTML, string, err
 		parts = append(parts, string(src[fset.Position(start).Offset:fset.Position(d.Body.Lbrace).Offset])+"{ … }")
 	}
 	code := strings.Join(parts, "\n\n")
-	return figure("source also", "", sourceCaption(file, "also runs: "+strings.Join(names, ", ")), r.highlight("go", code)), code, nil
+	return figure("source also", "", sourceCaption(file, r.ui["alsoRuns"]+": "+strings.Join(names, ", ")), r.highlight("go", code)), code, nil
 }
 
 // findFunc returns the function declaration of f called name, as :::go

@@ -76,7 +76,7 @@ func (r *resolver) markdown(n *directiveNode, kind string, args []string, text s
 	case "callpath":
 		return codeSpan(args[0]) + "\n\n" + fence("text", text), nil
 	case "also":
-		return codeSpan(args[0]) + ", also runs:\n\n" + fence("go", text), nil
+		return codeSpan(args[0]) + ", " + r.ui["alsoRuns"] + ":\n\n" + fence("go", text), nil
 	}
 	return "", fmt.Errorf("the generator cannot write :::%s as Markdown (add a case to resolver.markdown)", kind)
 }
