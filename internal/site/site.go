@@ -299,6 +299,7 @@ func (b *builder) render(md goldmark.Markdown, res *resolver, p, en *page, ui, e
 				fail(fmt.Sprintf("heading %q has no id: end its line with {#%s}, the id every language gives it and links use", text, suggestID(text)))
 				break
 			}
+			n.SetAttributeString(anchorLabel, res.ui["anchorLink"])
 			if n.Level <= 3 {
 				p.headings = append(p.headings, heading{n.Level, string(hid.([]byte)), text})
 			}
