@@ -6,14 +6,16 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // These tests send what a hostile or broken client sends.
 
 func TestInvalidUTF8IDIsNotEchoed(t *testing.T) {
 	bad := []string{
-		`{"jsonrpc":"2.0","id":"a` + "\xff" + `b","method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},` + testMeta + `}}`,
-		`{"jsonrpc":"2.0","id":"a` + "\xff" + `b","method":"tools\/list","params":{` + testMeta + `}}`,
+		`{"jsonrpc":"2.0","id":"a` + "\xff" + `b","method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},` + mcptest.Meta + `}}`,
+		`{"jsonrpc":"2.0","id":"a` + "\xff" + `b","method":"tools\/list","params":{` + mcptest.Meta + `}}`,
 		`{"jsonrpc":"2.0","id":"` + "\xc3" + `","method":"nope"}`,
 	}
 	s, _ := newEchoServer(nil)
@@ -80,7 +82,7 @@ func TestMemberNamesAreCaseSensitive(t *testing.T) {
 	s, _ := newEchoServer(nil)
 	c := connect(t, s)
 	c.send(`{"jsonrpc":"2.0","Id":1,"method":"ping"}`) // a notification: no reply
-	e := wantError(t, c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","Params":{"name":"echo","arguments":{"text":"hi"},`+testMeta+`}}`), "2", CodeInvalidParams)
+	e := wantError(t, c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","Params":{"name":"echo","arguments":{"text":"hi"},`+mcptest.Meta+`}}`), "2", CodeInvalidParams)
 	if d, _ := e.Data.(string); !strings.HasPrefix(d, "no protocol version") {
 		t.Errorf("tools/call with Params: %v, want the error of a request without params", e.Data)
 	}
@@ -131,7 +133,7 @@ func TestLineTooLongIsAnsweredToItsID(t *testing.T) {
 		s, _ := newEchoServer(&Options{MaxLineBytes: limit})
 		c := connect(t, s)
 		text := strings.Repeat("x", size)
-		wantError(t, c.call(toolCall(`"big"`, "echo", `{"text":"`+text+`"}`)), `"big"`, CodeInvalidRequest)
+		wantError(t, c.call(mcptest.ToolCall(`"big"`, "echo", `{"text":"`+text+`"}`)), `"big"`, CodeInvalidRequest)
 		wantError(t, c.call(`{ "id" : 12 , "jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"text":"`+text+`"}}}`), "12", CodeInvalidRequest)
 		// An id after the limit, a bad id, or no object: null.
 		wantError(t, c.call(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"text":"`+text+`"}},"id":3}`), "null", CodeInvalidRequest)
