@@ -34,12 +34,12 @@ func TestInvalidUTF8IDIsNotEchoed(t *testing.T) {
 
 	ts := httptest.NewServer(newHTTPTestServer(nil, nil).HTTPHandler(nil))
 	defer ts.Close()
-	r := httpSend(t, "POST", ts.URL, bad[0], httpHeaders("tools/call", "echo"))
-	if !utf8.ValidString(r.body) || !json.Valid([]byte(r.body)) {
-		t.Fatalf("HTTP reply to an invalid UTF-8 id is not valid JSON: %q", r.body)
+	r := httpSend(t, "POST", ts.URL, bad[0], mcptest.Headers("tools/call", "echo"))
+	if !utf8.ValidString(r.Body) || !json.Valid([]byte(r.Body)) {
+		t.Fatalf("HTTP reply to an invalid UTF-8 id is not valid JSON: %q", r.Body)
 	}
-	if r.status != 400 || !strings.HasPrefix(r.body, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600`) {
-		t.Errorf("HTTP reply to an invalid UTF-8 id: %d %s, want 400 with -32600 for id null", r.status, r.body)
+	if r.Status != 400 || !strings.HasPrefix(r.Body, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600`) {
+		t.Errorf("HTTP reply to an invalid UTF-8 id: %d %s, want 400 with -32600 for id null", r.Status, r.Body)
 	}
 }
 
@@ -121,8 +121,8 @@ func TestResponsesAreNeverAnswered(t *testing.T) {
 	defer ts.Close()
 	session := map[string]string{"Mcp-Session-Id": httpInitSession(t, ts.URL)}
 	for _, line := range responses {
-		if r := httpSend(t, "POST", ts.URL, line, session); r.status != 202 || r.body != "" {
-			t.Errorf("HTTP response %s: %d %s, want 202 with no body", line, r.status, r.body)
+		if r := httpSend(t, "POST", ts.URL, line, session); r.Status != 202 || r.Body != "" {
+			t.Errorf("HTTP response %s: %d %s, want 202 with no body", line, r.Status, r.Body)
 		}
 	}
 }

@@ -155,7 +155,7 @@ func TestOnErrorSeesACancelledHTTPRequest(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	body := mcptest.ToolCall("9", "wait", "{}")
-	req := newHTTPRequest(t, ctx, "POST", ts.URL, body, httpHeaders("tools/call", "wait"))
+	req := newHTTPRequest(t, ctx, "POST", ts.URL, body, mcptest.Headers("tools/call", "wait"))
 	done := make(chan error)
 	go func() {
 		_, err := http.DefaultClient.Do(req)

@@ -169,7 +169,7 @@ func TestObserveSeesEachOutcome(t *testing.T) {
 			func(err error) bool { return err != nil && err.Error() == "the shelf is locked" }},
 		{"resource panic", mcptest.ReadCall("9", "shelf://fallen"), "9", "resources/read", "shelf://fallen", "resource-failed", CodeInternalError, false,
 			func(err error) bool { return errors.As(err, &panicErr) && panicErr.Value == "the shelf fell" }},
-		{"list", `{"jsonrpc":"2.0","id":10,"method":"tools/list","params":{` + mcptest.Meta + `}}`, "10", "tools/list", "", "", 0, false,
+		{"list", mcptest.Request("10", "tools/list", ""), "10", "tools/list", "", "", 0, false,
 			func(err error) bool { return err == nil }},
 	} {
 		line := c.call(tt.line)
@@ -292,9 +292,9 @@ func TestObserveOverHTTP(t *testing.T) {
 	defer ts.Close()
 
 	const tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"context","_meta":{"traceparent":"` + tp + `",` + httpMeta[len(`"_meta":{`):] + `}}`
-	if r := httpSend(t, "POST", ts.URL, body, httpHeaders("tools/call", "context")); !strings.Contains(r.body, "context: observed") {
-		t.Errorf("modern call: %d %s", r.status, r.body)
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"context","_meta":{"traceparent":"` + tp + `",` + mcptest.Meta[len(`"_meta":{`):] + `}}`
+	if r := httpSend(t, "POST", ts.URL, body, mcptest.Headers("tools/call", "context")); !strings.Contains(r.Body, "context: observed") {
+		t.Errorf("modern call: %d %s", r.Status, r.Body)
 	}
 	o := nextEnd(t, ends)
 	want := RequestInfo{Method: "tools/call", ID: json.RawMessage("1"), Name: "context", Modern: true, ProtocolVersion: ModernVersion,
@@ -304,11 +304,11 @@ func TestObserveOverHTTP(t *testing.T) {
 	}
 
 	// Refused before it is served: its Mcp-Name contradicts its body.
-	r := httpSend(t, "POST", ts.URL, body, httpHeaders("tools/call", "echo"))
+	r := httpSend(t, "POST", ts.URL, body, mcptest.Headers("tools/call", "echo"))
 	o = nextEnd(t, ends)
-	if r.status != http.StatusBadRequest || o.info.Name != "context" || o.info.Traceparent != tp || !o.info.Modern ||
+	if r.Status != http.StatusBadRequest || o.info.Name != "context" || o.info.Traceparent != tp || !o.info.Modern ||
 		o.out.Row != "header-mismatch" || o.out.ProtocolError == nil || o.out.ProtocolError.Code != CodeHeaderMismatch {
-		t.Errorf("header mismatch: %d, %+v", r.status, o)
+		t.Errorf("header mismatch: %d, %+v", r.Status, o)
 	}
 
 	hdr := map[string]string{"Mcp-Session-Id": httpInitSession(t, ts.URL)}
@@ -321,7 +321,7 @@ func TestObserveOverHTTP(t *testing.T) {
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
-	req := newHTTPRequest(t, ctx, "POST", ts.URL, mcptest.ToolCall("9", "wait", "{}"), httpHeaders("tools/call", "wait"))
+	req := newHTTPRequest(t, ctx, "POST", ts.URL, mcptest.ToolCall("9", "wait", "{}"), mcptest.Headers("tools/call", "wait"))
 	done := make(chan error)
 	go func() {
 		_, err := http.DefaultClient.Do(req)
@@ -364,12 +364,6 @@ func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 	s := newObservedToolServer(observe, nil, nil)
 	ts := httptest.NewServer(s.HTTPHandler(&HTTPOptions{MaxSessions: 1}))
 	defer ts.Close()
-	modern := func(id, method, params string) string {
-		if params != "" {
-			params += ","
-		}
-		return `{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `","params":{` + params + mcptest.Meta + `}}`
-	}
 	legacy := func(id, method string) string { return `{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `"}` }
 	initialize := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`
 	initialized := s.NewSession()
@@ -410,11 +404,11 @@ func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 		{errUnsupportedVersion, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01"}}}`},
 		{errNoCapabilities, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`},
 		{errAlreadyInitialized, initialized, initialize},
-		{errMethodNotFound, nil, modern("1", "prompts/list", "")},
-		{errNoToolName, nil, modern("1", "tools/call", "")},
+		{errMethodNotFound, nil, mcptest.Request("1", "prompts/list", "")},
+		{errNoToolName, nil, mcptest.Request("1", "tools/call", "")},
 		{errUnknownTool, nil, mcptest.ToolCall("1", "nothing", "{}")},
 		{errArgumentsNotObject, nil, mcptest.ToolCall("1", "echo", "[1]")},
-		{errNoURI, nil, modern("1", "resources/read", "")},
+		{errNoURI, nil, mcptest.Request("1", "resources/read", "")},
 		{errUnknownResource, nil, mcptest.ReadCall("1", "other://x")},
 		{errResultUnencodable, nil, mcptest.ToolCall("1", "unencodable", "{}")},
 		{errToolInternal, nil, mcptest.ToolCall("1", "internal", "{}")},
@@ -443,11 +437,11 @@ func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 		{errTooManySessions, httpInit, nil},
 		{errHeaderMissing, httpCall, map[string]string{"Mcp-Protocol-Version": ModernVersion}},
 		{errHeaderBase64, httpCall, map[string]string{"Mcp-Protocol-Version": ModernVersion, "Mcp-Method": "tools/call", "Mcp-Name": "=?base64?!!?="}},
-		{errHeaderMismatch, httpCall, httpHeaders("tools/call", "wait")},
+		{errHeaderMismatch, httpCall, mcptest.Headers("tools/call", "wait")},
 	}
 	for _, tt := range overHTTP {
 		r := httpSend(t, "POST", ts.URL, tt.body, tt.hdr)
-		check(tt.k, "HTTP "+rowNames()[tt.k], []byte(r.body))
+		check(tt.k, "HTTP "+rowNames()[tt.k], []byte(r.Body))
 	}
 	noMoreEnds(t, ends)
 

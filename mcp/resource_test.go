@@ -48,7 +48,7 @@ func TestResourceRead(t *testing.T) {
 			t.Errorf("read %s: %s, want %s", uri, line, want)
 		}
 	}
-	list := c.call(`{"jsonrpc":"2.0","id":2,"method":"resources/list","params":{` + mcptest.Meta + `}}`)
+	list := c.call(mcptest.Request("2", "resources/list", ""))
 	if want := `"resources":[{"uri":"shelf://index","name":"index","mimeType":"text/plain"}]`; !strings.Contains(list, want) {
 		t.Errorf("resources/list: %s, want %s", list, want)
 	}
@@ -93,7 +93,7 @@ func TestResourceErrors(t *testing.T) {
 func TestResourceMissingURI(t *testing.T) {
 	s, _ := newShelfServer()
 	c := connect(t, s)
-	e := wantError(t, c.call(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{`+mcptest.Meta+`}}`), "1", CodeInvalidParams)
+	e := wantError(t, c.call(mcptest.Request("1", "resources/read", "")), "1", CodeInvalidParams)
 	if data, _ := json.Marshal(e.Data); string(data) != `"\"params.uri\" is missing"` {
 		t.Errorf("data %s, want it to name params.uri", data)
 	}

@@ -186,7 +186,7 @@ func TestServerLogsEachErrorOnce(t *testing.T) {
 	}{
 		{"parse error", `{"jsonrpc":`, "protocol error", CodeParseError},
 		{"invalid request", `{"jsonrpc":"1.0","id":1,"method":"tools/list"}`, "protocol error", CodeInvalidRequest},
-		{"unknown method", `{"jsonrpc":"2.0","id":1,"method":"nope","params":{` + mcptest.Meta + `}}`, "protocol error", CodeMethodNotFound},
+		{"unknown method", mcptest.Request("1", "nope", ""), "protocol error", CodeMethodNotFound},
 		{"no version", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "protocol error", CodeInvalidParams},
 		{"unsupported version", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1.0"}}}`, "protocol error", CodeUnsupportedProtocolVersion},
 		{"unknown tool", mcptest.ToolCall("1", "nope", "{}"), "protocol error", CodeInvalidParams},

@@ -172,7 +172,7 @@ func TestBoundsFromTags(t *testing.T) {
 	if !strings.Contains(string(r.Result), want) || called {
 		t.Errorf("limit 51, name Dune: %s (handler called: %v), want %q", r.Result, called, want)
 	}
-	list := c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + mcptest.Meta + `}}`)
+	list := c.call(mcptest.Request("2", "tools/list", ""))
 	if !strings.Contains(list, `"limit":{"type":"integer","minimum":1,"maximum":50}`) {
 		t.Errorf("tools/list: %s, want limit's bounds in the input schema", list)
 	}

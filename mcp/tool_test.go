@@ -82,7 +82,7 @@ func TestToolStructuredResult(t *testing.T) {
 	})
 	c := connect(t, s)
 	// A missing "arguments" counts as {}.
-	line := c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"shelf",` + mcptest.Meta + `}}`)
+	line := c.call(mcptest.Request("1", "tools/call", `"name":"shelf"`))
 	r := mcptest.DecodeReply(t, line)
 	var res struct {
 		Content           []Content
@@ -96,7 +96,7 @@ func TestToolStructuredResult(t *testing.T) {
 	if string(res.StructuredContent) != want || len(res.Content) != 1 || res.Content[0].Text != want || res.IsError {
 		t.Errorf("structured result: %s, want structuredContent and text %s", r.Result, want)
 	}
-	list := mcptest.DecodeReply(t, c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{`+mcptest.Meta+`}}`))
+	list := mcptest.DecodeReply(t, c.call(mcptest.Request("2", "tools/list", "")))
 	var tools struct{ Tools []ToolInfo }
 	if err := json.Unmarshal(list.Result, &tools); err != nil {
 		t.Fatal(err)
