@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // logWatch is a log that a test can wait on: every line the server logs,
@@ -139,11 +141,10 @@ func holdCall(modern, anyway bool) string {
 	if anyway {
 		args = `{"anyway":true}`
 	}
-	meta := ""
 	if modern {
-		meta = "," + httpMeta
+		return mcptest.ToolCall("7", "hold", args)
 	}
-	return `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"hold","arguments":` + args + meta + `}}`
+	return `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"hold","arguments":` + args + `}}`
 }
 
 // open sends body, a call of hold, on a connection of its own, with the
@@ -151,7 +152,7 @@ func holdCall(modern, anyway bool) string {
 // returns the connection once the handler runs, and its context.
 func (cs *closedServer) open(t *testing.T, modern bool, body string) (net.Conn, context.Context, string) {
 	t.Helper()
-	hdr := httpHeaders("tools/call", "hold")
+	hdr := mcptest.Headers("tools/call", "hold")
 	sid := ""
 	if !modern {
 		sid = httpInitSession(t, cs.url)
@@ -293,15 +294,15 @@ func TestHTTPSessionEndCancelsOrphans(t *testing.T) {
 		log   string // what the log line says of it
 	}{
 		{"delete", nil, func(t *testing.T, cs *closedServer, sid string) {
-			if r := httpSend(t, http.MethodDelete, cs.url, "", map[string]string{"Mcp-Session-Id": sid}); r.status != http.StatusNoContent {
-				t.Fatalf("DELETE: %d %s", r.status, r.body)
+			if r := httpSend(t, http.MethodDelete, cs.url, "", map[string]string{"Mcp-Session-Id": sid}); r.Status != http.StatusNoContent {
+				t.Fatalf("DELETE: %d %s", r.Status, r.Body)
 			}
 		}, errSessionEnded, `cause="the session ended"`},
 		{"cancelled", nil, func(t *testing.T, cs *closedServer, sid string) {
 			hdr := map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-06-18"}
 			r := httpSend(t, http.MethodPost, cs.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`, hdr)
-			if r.status != http.StatusAccepted {
-				t.Fatalf("notifications/cancelled: %d %s", r.status, r.body)
+			if r.Status != http.StatusAccepted {
+				t.Fatalf("notifications/cancelled: %d %s", r.Status, r.Body)
 			}
 		}, context.Canceled, "id=7\n"},
 		// The session expires while nothing uses it: its own timer ends it.
