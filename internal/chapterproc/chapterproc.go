@@ -27,8 +27,8 @@
 // what go build makes. Build and Binaries must therefore be called from
 // inside a test, never from TestMain.
 //
-// What go test then compares, as of Go 1.26 (cmd/go/internal/test,
-// computeTestInputsID and hashOpen), is each recorded file's size, mode and
+// What go test then compares, as of Go 1.26 (cmd/go/internal/test's
+// test.computeTestInputsID and test.hashOpen), is each recorded file's size, mode and
 // modification time, not its contents; for a directory, the same of each
 // of its entries, so a file added to or removed from a package is seen, and
 // so is an edit to any file beside the sources (a _test.go file of the
