@@ -88,5 +88,6 @@
 // the results written by hand among them, each held by tests to the plain
 // way it replaces and timed beside it by a benchmark. The guide's page
 // "Inside the core" follows one call through them; the doc comment of
-// BenchmarkFastPaths lists them all, with the tests and benchmarks of each.
+// BenchmarkFastPaths, in fastpaths_bench_test.go, lists them all, with the
+// tests and benchmarks of each.
 package mcp

@@ -25,7 +25,11 @@ import (
 // These are all the core's fast paths, each with the tests that hold it to
 // the plain way and the benchmarks that time it. A change to one keeps its
 // tests passing and compares its benchmarks before and after, over several
-// runs each, as single figures on a busy machine swing.
+// runs each, as single figures on a busy machine swing. Besides the pairs
+// here, BenchmarkToolsCall and BenchmarkResourcesRead time a whole call in
+// process, the benchmarks of parts_bench_test.go show where its time goes,
+// and BenchmarkHTTPFloor sets the HTTP server beside a plain net/http
+// handler.
 //
 //   - Lines read in place (lines.go's lineReader): a line that fits the
 //     read buffer is served from it, without a copy. Held by
@@ -51,7 +55,8 @@ import (
 //     Unmarshal would is left to Unmarshal. Held by
 //     TestScanValueMatchesEncodingJSON, FuzzScanValue,
 //     TestDecoderMatchesUnmarshal, FuzzDecoder, TestSchemaMessages and
-//     FuzzToolArguments; timed by arguments and BenchmarkSchemaCheck.
+//     FuzzToolArguments; timed by arguments, BenchmarkSchemaCheck and
+//     BenchmarkToolsCall.
 //   - Results written by hand (jsonrpc.go's appendResult): a tool result
 //     without structured content, a resource read and an [Error] are
 //     appended to the response line directly. Held by
@@ -60,7 +65,8 @@ import (
 //     types by reflection; timed by BenchmarkAppendResult and
 //     BenchmarkEncodeResult.
 //   - Error texts filled in one allocation (errortable.go's fillText).
-//     Held by TestErrorFill and every pinned tool error; timed by text.
+//     Held by TestErrorFill and every pinned tool error; timed by text
+//     and BenchmarkToolsCall's toolError.
 //   - Log lines gathered (logwriter.go's logWriter): the default logger's
 //     lines are written together, a few milliseconds apart, instead of a
 //     system call each. Held by TestLogWriterGathersLines,
