@@ -108,6 +108,7 @@ func addHoldTool(s *Server, started chan<- context.Context, release <-chan struc
 // observed outcomes a test reads.
 type closedServer struct {
 	url     string
+	handler *httpHandler
 	log     *logWatch
 	started chan context.Context
 	release chan struct{}
@@ -122,7 +123,8 @@ func newClosedServer(t *testing.T, opts *HTTPOptions) *closedServer {
 	s := NewServer("closed", "1.0.0", sopts)
 	cs := &closedServer{log: log, started: make(chan context.Context, 4), release: make(chan struct{}), ends: ends}
 	addHoldTool(s, cs.started, cs.release)
-	ts := httptest.NewServer(s.HTTPHandler(opts))
+	cs.handler = s.HTTPHandler(opts).(*httpHandler)
+	ts := httptest.NewServer(cs.handler)
 	t.Cleanup(ts.Close)
 	t.Cleanup(func() {
 		select {
@@ -305,9 +307,23 @@ func TestHTTPSessionEndCancelsOrphans(t *testing.T) {
 				t.Fatalf("notifications/cancelled: %d %s", r.Status, r.Body)
 			}
 		}, context.Canceled, "id=7\n"},
-		// The session expires while nothing uses it: its own timer ends it.
-		{"expiry", &HTTPOptions{SessionIdleTimeout: time.Millisecond}, func(*testing.T, *closedServer, string) {},
-			errSessionExpired, `cause="the session expired"`},
+		// The session expires while nothing uses it: its own timer, armed
+		// when the orphan began, ends it. The idle timeout is shortened only
+		// now, since a short one from the start could end the session before
+		// its call arrives on a busy machine.
+		{"expiry", nil, func(t *testing.T, cs *closedServer, sid string) {
+			st := cs.handler.sessions
+			st.mu.Lock()
+			st.idle = time.Millisecond
+			hs := st.m[sid]
+			st.mu.Unlock()
+			hs.mu.Lock()
+			defer hs.mu.Unlock()
+			if hs.expiry == nil {
+				t.Fatal("the session has an orphan, and no timer to end it when it expires")
+			}
+			hs.watchExpiry()
+		}, errSessionExpired, `cause="the session expired"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cs := newClosedServer(t, tt.opts)
