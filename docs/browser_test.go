@@ -90,15 +90,16 @@ func docsWithTestLanguage(t *testing.T) fs.FS {
 // one browser; each is a method of browserEnv, whose doc comment says what
 // it checks.
 //
-// Each subtest runs alone with -run, the spaces of its name written as
+// It is a long check: it runs with GUIDE_LONG=1, as in .ci/run. Each
+// subtest runs alone with -run, the spaces of its name written as
 // underscores; the browser and the sites are set up whichever runs:
 //
-//	go test ./docs -run 'TestBrowser/tabs/copy_button'
-//	go test ./docs -run 'TestBrowser/tabs/run_the_transcripts_from_file$'
-//	go test ./docs -run 'TestBrowser/tabs/share'
-//	go test ./docs -run 'TestBrowser/tabs/crawl_at_phone_width' -crawl=ja/tool-errors.html
+//	GUIDE_LONG=1 go test ./docs -run 'TestBrowser/tabs/copy_button'
+//	GUIDE_LONG=1 go test ./docs -run 'TestBrowser/tabs/run_the_transcripts_from_file$'
+//	GUIDE_LONG=1 go test ./docs -run 'TestBrowser/tabs/share'
+//	GUIDE_LONG=1 go test ./docs -run 'TestBrowser/tabs/crawl_at_phone_width' -crawl=ja/tool-errors.html
 //
-// go test -v ./docs -run TestBrowser lists them all. "links" checks the
+// GUIDE_LONG=1 go test -v ./docs -run TestBrowser lists them all. "links" checks the
 // links the crawl subtests found, so it has nothing to check without them.
 func TestBrowser(t *testing.T) {
 	env := newBrowserEnv(t)
@@ -749,9 +750,16 @@ func (env *browserEnv) checkLinks(t *testing.T) {
 
 // startBrowser starts headless Chromium for t, for at most timeout, and
 // returns its context, which ends with t, and the channel that says whether
-// it started. It skips t where there is no Chromium, and in -short mode.
+// it started. It skips t where there is no Chromium, and in -short mode,
+// and unless GUIDE_LONG is set: a browser test takes tens of seconds to
+// minutes, a long check that .ci/run runs. Under the race detector, where
+// the browser test keeps to a smoke test (see crawlParts), it runs, as in
+// .ci/run's go test -race ./....
 func startBrowser(t *testing.T, timeout time.Duration) (context.Context, <-chan error) {
 	t.Helper()
+	if os.Getenv("GUIDE_LONG") == "" && !raceEnabled {
+		t.Skip("long check: run with GUIDE_LONG=1, as .ci/run does")
+	}
 	exe := findChromium()
 	if exe == "" {
 		t.Skip("no Chromium or Chrome on PATH: the browser test needs one (.ci/run installs Debian's chromium)")

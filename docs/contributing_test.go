@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/mcpbookshop/guide/internal/exchange"
+	"github.com/mcpbookshop/guide/internal/mcptest"
 	"github.com/mcpbookshop/guide/internal/site"
 )
 
@@ -81,7 +82,7 @@ var walks = []walk{
 			{
 				file: "testdata/scripts/01-tool-errors/modern.txtar",
 				new: "-- req/empty-title.jsonl --\n" +
-					`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_author","arguments":{"title":""},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}` + "\n",
+					mcptest.ToolCall("1", "get_author", `{"title":""}`) + "\n",
 			},
 			{
 				file: "docs/tool-errors/en.md",
@@ -166,11 +167,11 @@ var walks = []walk{
 // and the English section that changed is behind in the twelve
 // translations, with nothing newly behind besides it.
 //
-// The walks share one copy, each judged against the commit before it. By
-// default each refreshes the pins with go generate ./chapters/CHAPTER, the
-// changed chapter's share of go generate ./..., which takes tens of
-// seconds; with GUIDE_LONG=1, as .ci/run sets, it runs go generate ./...
-// itself. It is skipped in -short mode.
+// The walks share one copy, each judged against the commit before it. Each
+// runs go generate ./..., as CONTRIBUTING.md says, which runs again only
+// the scripts whose inputs the walk changed (internal/refresh's cache, in
+// the user's cache folder, serves the copy too). It is skipped in -short
+// mode.
 func TestContributingWalkthrough(t *testing.T) {
 	if testing.Short() {
 		t.Skip("walks CONTRIBUTING.md in a copy of the repository; skipped in -short mode")
@@ -251,10 +252,7 @@ func (w walk) perform(t *testing.T, dir string) {
 		t.Errorf("before go generate, go test ./chapters/%s: %v; want a failure that says\n%s\nand names %s; it printed\n%s", w.chapter, err, missing, exchange.RefreshCommand, out)
 	}
 
-	generate := "./chapters/" + w.chapter
-	if os.Getenv("GUIDE_LONG") != "" {
-		generate = "./..."
-	}
+	const generate = "./..."
 	run(t, dir, "go", "generate", generate)
 
 	// The files changed: the walk's three, and any other that go generate

@@ -150,7 +150,7 @@ func copyGuide(t *testing.T) string {
 	if err := os.CopyFS(filepath.Join(root, "docs"), os.DirFS(".")); err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range []string{"chapters", "cmd", "deploy", "mcp", "sdks", "testdata/scripts"} {
+	for _, dir := range []string{"chapters", "cmd", "deploy", "internal/callpath", "mcp", "sdks", "testdata/scripts"} {
 		if err := os.CopyFS(filepath.Join(root, dir), os.DirFS(filepath.Join(testRoot, dir))); err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,7 +22,9 @@ import (
 // compileBrowser compiles the main of every chapter with transcripts for the
 // browser (GOOS=js GOARCH=wasm), as the Run buttons need it, and takes
 // wasm_exec.js from the Go toolchain that compiles them. It says on progress
-// what it is doing, since a first build takes minutes.
+// what it is doing, since a first build takes minutes. One go list names
+// what each chapter is linked from and one go build links the chapters that
+// changed, side by side; an unchanged chapter comes from the cache.
 func compileBrowser(ctx context.Context, root string, progress io.Writer) (*site.Browser, error) {
 	chapters, err := site.ChapterDirs(os.DirFS(root))
 	if err != nil {
@@ -37,22 +41,42 @@ func compileBrowser(ctx context.Context, root string, progress io.Writer) (*site
 	if err != nil {
 		return nil, err
 	}
+	start := time.Now()
+	keys, err := moduleKeys(ctx, root, chapters)
+	if err != nil {
+		return nil, err
+	}
 	b := &site.Browser{Modules: make(map[string][]byte), WasmExec: support}
+	var stale []string
 	for _, chapter := range chapters {
-		fmt.Fprintf(progress, "Compiling %s for the browser (GOOS=js GOARCH=wasm)...", chapter)
-		start := time.Now()
-		wasm, cached, err := compileChapter(ctx, root, chapter, cache)
+		file := moduleFile(cache, chapter, keys[chapter])
+		if wasm, err := os.ReadFile(file); err == nil {
+			b.Modules[chapter] = wasm
+			now := time.Now()
+			os.Chtimes(file, now, now) // used: pruned last
+		} else {
+			stale = append(stale, chapter)
+		}
+	}
+	if len(stale) == 0 {
+		return b, nil
+	}
+	fmt.Fprintf(progress, "Compiling %s for the browser (GOOS=js GOARCH=wasm)...", strings.Join(stale, ", "))
+	if err := linkModules(ctx, root, cache, stale, keys); err != nil {
+		fmt.Fprintln(progress)
+		return nil, err
+	}
+	size := 0
+	for _, chapter := range stale {
+		wasm, err := os.ReadFile(moduleFile(cache, chapter, keys[chapter]))
 		if err != nil {
 			fmt.Fprintln(progress)
 			return nil, err
 		}
 		b.Modules[chapter] = wasm
-		how := "in"
-		if cached {
-			how = "unchanged, from the cache, in"
-		}
-		fmt.Fprintf(progress, " %.1f MB, %s %.1fs\n", float64(len(wasm))/1e6, how, time.Since(start).Seconds())
+		size += len(wasm)
 	}
+	fmt.Fprintf(progress, " %.1f MB in %.1fs; %d unchanged, from the cache\n", float64(size)/1e6, time.Since(start).Seconds(), len(chapters)-len(stale))
 	return b, nil
 }
 
@@ -80,35 +104,100 @@ var wasmEnv = []string{"GOOS=js", "GOARCH=wasm"}
 // the machine's paths out of what the site ships, -s -w its symbol tables.
 var wasmFlags = []string{"-trimpath", "-ldflags=-s -w"}
 
-// compileChapter compiles one chapter for the browser, or takes it from the
-// cache: the module is kept under a key made of the Go version and the
-// compiled packages it is linked from, which Go's build cache names by
-// content, so that an unchanged chapter is not linked again.
-func compileChapter(ctx context.Context, root, chapter, cache string) (wasm []byte, cached bool, err error) {
-	env := wasmEnv
-	list, err := goOutput(ctx, root, env, append(append([]string{"list"}, wasmFlags...), "-deps", "-export", "-f", "{{.ImportPath}} {{.Export}}", "./"+chapter)...)
+// moduleKeys returns the key each chapter's module is kept under in the
+// cache: the Go version, the build flags and the compiled packages the
+// chapter is linked from, which Go's build cache names by content, so that
+// an unchanged chapter is not linked again. One go list -export compiles
+// what changed, for every chapter at once.
+func moduleKeys(ctx context.Context, root string, chapters []string) (map[string]string, error) {
+	args := append(append([]string{"list"}, wasmFlags...), "-deps", "-export", "-json=ImportPath,Dir,Export,Deps")
+	for _, ch := range chapters {
+		args = append(args, "./"+ch)
+	}
+	out, err := goOutput(ctx, root, wasmEnv, args...)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	key := sha256.Sum256([]byte(runtime.Version() + "\n" + strings.Join(wasmFlags, " ") + "\n" + list))
-	file := filepath.Join(cache, fmt.Sprintf("%s-%x.wasm", filepath.Base(chapter), key[:12]))
-	if wasm, err := os.ReadFile(file); err == nil {
-		return wasm, true, nil
+	type pkg struct {
+		ImportPath, Dir, Export string
+		Deps                    []string
 	}
-	tmp := file + ".tmp"
-	if _, err := goOutput(ctx, root, env, append(append([]string{"build"}, wasmFlags...), "-o", tmp, "./"+chapter)...); err != nil {
-		return nil, false, err
+	exports := make(map[string]string)
+	byDir := make(map[string]pkg)
+	dec := json.NewDecoder(strings.NewReader(out))
+	for dec.More() {
+		var p pkg
+		if err := dec.Decode(&p); err != nil {
+			return nil, fmt.Errorf("reading go list's output: %v", err)
+		}
+		exports[p.ImportPath] = p.Export
+		byDir[p.Dir] = p
 	}
-	// Keep one module a chapter: the others are of older sources.
-	old, _ := filepath.Glob(filepath.Join(cache, filepath.Base(chapter)+"-*.wasm"))
-	for _, f := range old {
-		os.Remove(f)
+	keys := make(map[string]string)
+	for _, ch := range chapters {
+		p, ok := byDir[filepath.Join(root, filepath.FromSlash(ch))]
+		if !ok {
+			return nil, fmt.Errorf("go list did not list %s", ch)
+		}
+		var lines []string
+		for _, dep := range append(p.Deps, p.ImportPath) {
+			lines = append(lines, dep+" "+exports[dep])
+		}
+		slices.Sort(lines)
+		key := sha256.Sum256([]byte(runtime.Version() + "\n" + strings.Join(wasmFlags, " ") + "\n" + strings.Join(lines, "\n")))
+		keys[ch] = fmt.Sprintf("%x", key[:12])
 	}
-	if err := os.Rename(tmp, file); err != nil {
-		return nil, false, err
+	return keys, nil
+}
+
+// moduleFile is where the cache keeps the chapter's module of that key.
+func moduleFile(cache, chapter, key string) string {
+	return filepath.Join(cache, filepath.Base(chapter)+"-"+key+".wasm")
+}
+
+// linkModules links the chapters' modules with one go build, and puts each
+// in the cache under its key, in place of the chapter's older modules.
+func linkModules(ctx context.Context, root, cache string, chapters []string, keys map[string]string) error {
+	tmp, err := os.MkdirTemp(cache, "build")
+	if err != nil {
+		return err
 	}
-	wasm, err = os.ReadFile(file)
-	return wasm, false, err
+	defer os.RemoveAll(tmp)
+	args := append(append([]string{"build"}, wasmFlags...), "-o", tmp+string(filepath.Separator))
+	for _, ch := range chapters {
+		args = append(args, "./"+ch)
+	}
+	if _, err := goOutput(ctx, root, wasmEnv, args...); err != nil {
+		return err
+	}
+	for _, ch := range chapters {
+		if err := os.Rename(filepath.Join(tmp, filepath.Base(ch)), moduleFile(cache, ch, keys[ch])); err != nil {
+			return err
+		}
+		pruneModules(cache, ch)
+	}
+	return nil
+}
+
+// keptModules is how many modules of a chapter the cache keeps, the ones
+// used last: several copies of the repository (a second worktree, a test's
+// copy) share the cache, each with its own version of a chapter.
+const keptModules = 4
+
+// pruneModules removes the chapter's modules from the cache but the
+// keptModules used last.
+func pruneModules(cache, chapter string) {
+	names, _ := filepath.Glob(filepath.Join(cache, filepath.Base(chapter)+"-*.wasm"))
+	used := make(map[string]time.Time)
+	for _, name := range names {
+		if fi, err := os.Stat(name); err == nil {
+			used[name] = fi.ModTime()
+		}
+	}
+	slices.SortFunc(names, func(a, b string) int { return used[b].Compare(used[a]) })
+	for _, name := range names[min(len(names), keptModules):] {
+		os.Remove(name)
+	}
 }
 
 // wasmCacheDir returns the folder of the compiled modules, in the user's

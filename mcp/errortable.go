@@ -57,7 +57,7 @@ const (
 // The tests hold the table to its uses and its readers: TestErrorTableFills
 // finds every call that fills a row and checks that it passes a value for
 // each placeholder; TestErrorTableData checks that errortable.json, the
-// table as data that "go generate ./mcp" writes, is up to date. The guide
+// table as data that "go generate ./..." writes, is up to date. The guide
 // renders that data (the ":::errors mcp" directive of internal/site) and
 // fails to build when a row has no explanation there.
 var errorTable = [...]errorRow{

@@ -30,8 +30,8 @@ func updating() bool {
 const errorTableFile = "errortable.json"
 
 // refreshTable is the command that rewrites errorTableFile, from the
-// module's root; go generate ./... runs it too.
-const refreshTable = "go generate ./mcp"
+// module's root, with everything else derived from the code.
+const refreshTable = "go generate ./..."
 
 // tableData is the content of errorTableFile.
 type tableData struct {
@@ -66,10 +66,9 @@ const aboutTable = "The error table of package mcp (errorTable in errortable.go)
 	"level is the level of the line the server logs."
 
 // TestErrorTableData checks that errorTableFile holds the error table as
-// it is, or with -update writes it; go generate ./... runs it so. It never
-// writes without -update, so that a test run leaves the checkout as it is.
-//
-//go:generate go test -run ^TestErrorTableData$ -update
+// it is, or with -update writes it; go generate ./... runs it so
+// (internal/refresh). It never writes without -update, so that a test run
+// leaves the checkout as it is.
 func TestErrorTableData(t *testing.T) {
 	want, err := errorTableJSON(parseOwnFiles(t))
 	if err != nil {

@@ -161,7 +161,7 @@ var errorTableData []byte
 var rowNames = sync.OnceValue(func() []string {
 	var data struct{ Rows []struct{ Name string } }
 	if err := json.Unmarshal(errorTableData, &data); err != nil || len(data.Rows) != len(errorTable) {
-		panic("mcp: errortable.json does not hold the error table: run go generate ./mcp")
+		panic("mcp: errortable.json does not hold the error table: run go generate ./...")
 	}
 	names := make([]string, len(data.Rows))
 	for i, row := range data.Rows {

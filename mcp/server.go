@@ -135,90 +135,12 @@ type connState struct {
 	closeCancels bool
 }
 
-// call is a request whose handler is running, made cancellable by track.
-type call struct {
-	key       string
-	cancel    context.CancelCauseFunc
-	cancelled bool // by notifications/cancelled; guarded by connState.mu
-	// In a legacy HTTP session, guarded by connState.mu: the client closed
-	// the request while the handler ran on (an orphan), and the handler
-	// has returned.
-	orphaned, returned bool
-}
-
 // legacyVersion returns the negotiated legacy version, or "" before
 // initialize.
 func (cs *connState) legacyVersion() string {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	return cs.version
-}
-
-// track makes the request id, whose handler is about to run, cancellable
-// by notifications/cancelled: it returns the context to run it with and
-// the call to give untrack when the handler has returned. Every request
-// that runs a handler on a connection goes through track and untrack.
-func (cs *connState) track(ctx context.Context, id json.RawMessage) (context.Context, *call) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	cl := &call{key: idKey(id), cancel: cancel}
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	if cs.calls == nil {
-		cs.calls = make(map[string]*call)
-	}
-	cs.calls[cl.key] = cl
-	return ctx, cl
-}
-
-// untrack forgets cl, whose handler has returned, releases its context,
-// and reports whether notifications/cancelled cancelled it, in which case
-// its response is not sent.
-func (cs *connState) untrack(cl *call) (cancelled bool) {
-	cl.cancel(nil)
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	if cs.calls[cl.key] == cl { // not a later request reusing the id
-		delete(cs.calls, cl.key)
-	}
-	return cl.cancelled
-}
-
-// notify handles the notification m: notifications/cancelled cancels the
-// running request it names. Every other notification is ignored: the
-// server sends no requests, so notifications/initialized changes nothing,
-// and the spec asks that unknown ones be ignored. So are invalid
-// cancellations, and those of unknown or finished requests.
-func (cs *connState) notify(m *message) {
-	if *m.Method != "notifications/cancelled" || m.Params == nil || !validID(m.Params.RequestID) {
-		return
-	}
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	if cl := cs.calls[idKey(m.Params.RequestID)]; cl != nil {
-		cl.cancelled = true
-		cl.cancel(nil)
-	}
-}
-
-// cancelAll cancels every request of cs whose handler is running, with
-// cause: the end of a legacy HTTP session, or the server's shutdown.
-func (cs *connState) cancelAll(cause error) {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	for _, cl := range cs.calls {
-		cl.cancel(cause)
-	}
-}
-
-// idKey identifies a request id: the same string, or the same number text.
-func idKey(id json.RawMessage) string {
-	if len(id) > 0 && id[0] == '"' {
-		var s string
-		if json.Unmarshal(id, &s) == nil {
-			return "s" + s
-		}
-	}
-	return "n" + string(id)
 }
 
 // request is one request being served: its method and params, and the era

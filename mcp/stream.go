@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -237,190 +236,82 @@ func (c *conn) begin() bool {
 	return !c.draining
 }
 
-// drain makes begin refuse the handlers of lines read from now on, so that
-// Serve can wait for wg while a reader may still be running.
-func (c *conn) drain() {
-	c.runMu.Lock()
-	defer c.runMu.Unlock()
-	c.draining = true
+// track makes the request id, whose handler is about to run, cancellable
+// by notifications/cancelled: it returns the context to run it with and
+// the call to give untrack when the handler has returned. Every request
+// that runs a handler on a connection goes through track and untrack.
+func (cs *connState) track(ctx context.Context, id json.RawMessage) (context.Context, *call) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	cl := &call{key: idKey(id), cancel: cancel}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.calls == nil {
+		cs.calls = make(map[string]*call)
+	}
+	cs.calls[cl.key] = cl
+	return ctx, cl
 }
 
-// serveBatch serves a JSON array of messages, on connections whose version
-// requires batches; elsewhere an array is an invalid request. Its tool
-// calls and resource reads run concurrently, each cancellable as any other
-// request, while the reader goes on; the batch's reply, without the
-// cancelled ones, is written when the last has returned.
-func (c *conn) serveBatch(ctx context.Context, line []byte) {
-	if !batchesAllowed(c.cs.legacyVersion()) {
-		c.write(c.srv.fail(nil, "", errBatchUnsupported.error()))
+// untrack forgets cl, whose handler has returned, releases its context,
+// and reports whether notifications/cancelled cancelled it, in which case
+// its response is not sent.
+func (cs *connState) untrack(cl *call) (cancelled bool) {
+	cl.cancel(nil)
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.calls[cl.key] == cl { // not a later request reusing the id
+		delete(cs.calls, cl.key)
+	}
+	return cl.cancelled
+}
+
+// notify handles the notification m: notifications/cancelled cancels the
+// running request it names. Every other notification is ignored: the
+// server sends no requests, so notifications/initialized changes nothing,
+// and the spec asks that unknown ones be ignored. So are invalid
+// cancellations, and those of unknown or finished requests.
+func (cs *connState) notify(m *message) {
+	if *m.Method != "notifications/cancelled" || m.Params == nil || !validID(m.Params.RequestID) {
 		return
 	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(line, &items); err != nil {
-		c.write(c.srv.fail(nil, "", errParseError.error(err.Error())))
-		return
-	}
-	if len(items) == 0 {
-		c.write(c.srv.fail(nil, "", errEmptyBatch.error()))
-		return
-	}
-	if !c.begin() {
-		return // read after Serve stopped: not served
-	}
-	out := make([][]byte, len(items)) // the responses, nil for none
-	var calls sync.WaitGroup
-	for i, item := range items {
-		m, derr := decode(item)
-		switch {
-		case derr != nil:
-			out[i] = c.srv.fail(derr.id, "", derr.err)
-		case m.IsResponse():
-		case m.IsNotification():
-			c.cs.notify(m)
-		case isHandlerMethod(*m.Method):
-			ctx, cl := c.cs.track(ctx, m.ID) // before the reader goes on, as run's are
-			calls.Go(func() {
-				resp, _ := c.srv.respond(ctx, &c.cs, m)
-				if !c.cs.untrack(cl) {
-					out[i] = resp
-				}
-			})
-		default:
-			out[i], _ = c.srv.respond(ctx, &c.cs, m)
-		}
-	}
-	go func() {
-		defer c.wg.Done()
-		calls.Wait()
-		c.write(batchReply(out))
-	}()
-}
-
-// batchReply returns the line carrying the responses of a batch, or nil
-// when there are none.
-func batchReply(out [][]byte) []byte {
-	var b bytes.Buffer
-	for _, r := range out {
-		if r == nil {
-			continue
-		}
-		if b.Len() == 0 {
-			b.WriteByte('[')
-		} else {
-			b.WriteByte(',')
-		}
-		b.Write(bytes.TrimSuffix(r, []byte("\n")))
-	}
-	if b.Len() == 0 {
-		return nil
-	}
-	b.WriteString("]\n")
-	return b.Bytes()
-}
-
-// write writes one response line. After a write fails, the rest are dropped
-// and Serve returns the error; a write that fails because the client
-// closed its reading end is logged, once.
-func (c *conn) write(line []byte) {
-	if line == nil {
-		return
-	}
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if c.werr != nil {
-		return
-	}
-	if _, err := c.w.Write(line); err != nil {
-		c.werr = err
-		if errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE) {
-			row := errClientClosed.row()
-			c.srv.log.LogAttrs(c.ctx, row.level, row.message, slog.String("error", err.Error()))
-		}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cl := cs.calls[idKey(m.Params.RequestID)]; cl != nil {
+		cl.cancelled = true
+		cl.cancel(nil)
 	}
 }
 
-// writeErr returns the error of the write that failed, if any. A pipe
-// whose reading end was closed (io.ErrClosedPipe) is no error: the client
-// has gone.
-func (c *conn) writeErr() error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if errors.Is(c.werr, io.ErrClosedPipe) {
-		return nil
-	}
-	return c.werr
-}
-
-// lineBufferSize is the size of a lineReader's buffer; longer lines are
-// assembled, up to the reader's limit.
-const lineBufferSize = 64 << 10
-
-// errTooLong is what lineReader.next reports for a line over the limit.
-var errTooLong = errors.New("line too long")
-
-// lineReader reads newline-delimited lines of at most max bytes, the
-// newline not counted, without copying the usual short line.
-type lineReader struct {
-	br   *bufio.Reader
-	max  int
-	long []byte // a line longer than the buffer, being assembled
-	err  error  // of the input, once a line over the limit has met it
-}
-
-// newLineReader returns a lineReader of lines from r of at most max bytes.
-func newLineReader(r io.Reader, max int) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, lineBufferSize), max: max}
-}
-
-// next returns the next line, valid until the next call. At the end of
-// the input it returns the last line, if any, with io.EOF. A line over the
-// limit is skipped: next returns its first max bytes with errTooLong, and
-// the line after it on the next call.
-func (r *lineReader) next() ([]byte, error) {
-	if r.err != nil {
-		return nil, r.err
-	}
-	for {
-		chunk, err := r.br.ReadSlice('\n')
-		switch {
-		case err == bufio.ErrBufferFull:
-			r.long = append(r.long, chunk...)
-			if len(r.long) <= r.max {
-				continue
-			}
-			prefix := r.long[:r.max]
-			r.long = r.long[:0]
-			if err := r.skipLine(); err != nil {
-				r.err = err
-				if err != io.EOF {
-					return nil, err
-				}
-			}
-			return prefix, errTooLong
-		case err != nil && err != io.EOF:
-			return nil, err
-		}
-		line := chunk
-		if len(r.long) > 0 {
-			line = append(r.long, chunk...)
-			r.long = r.long[:0]
-		}
-		if len(bytes.TrimSuffix(line, []byte("\n"))) > r.max {
-			r.err = err // shorter than the buffer, but over the limit
-			return line[:r.max], errTooLong
-		}
-		return line, err
+// cancelAll cancels every request of cs whose handler is running, with
+// cause: the end of a legacy HTTP session, or the server's shutdown.
+func (cs *connState) cancelAll(cause error) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	for _, cl := range cs.calls {
+		cl.cancel(cause)
 	}
 }
 
-// skipLine discards input up to and including the next newline.
-func (r *lineReader) skipLine() error {
-	for {
-		_, err := r.br.ReadSlice('\n')
-		if err != bufio.ErrBufferFull {
-			return err
+// idKey identifies a request id: the same string, or the same number text.
+func idKey(id json.RawMessage) string {
+	if len(id) > 0 && id[0] == '"' {
+		var s string
+		if json.Unmarshal(id, &s) == nil {
+			return "s" + s
 		}
 	}
+	return "n" + string(id)
+}
+
+// call is a request whose handler is running, made cancellable by track.
+type call struct {
+	key       string
+	cancel    context.CancelCauseFunc
+	cancelled bool // by notifications/cancelled; guarded by connState.mu
+	// In a legacy HTTP session, guarded by connState.mu: the client closed
+	// the request while the handler ran on (an orphan), and the handler
+	// has returned.
+	orphaned, returned bool
 }
 
 // handoff watches the handlers that a stream's reader runs, one at a
@@ -511,4 +402,45 @@ func (h *handoff) fire() {
 		}
 		// The handler returned meanwhile: look again.
 	}
+}
+
+// drain makes begin refuse the handlers of lines read from now on, so that
+// Serve can wait for wg while a reader may still be running.
+func (c *conn) drain() {
+	c.runMu.Lock()
+	defer c.runMu.Unlock()
+	c.draining = true
+}
+
+// write writes one response line. After a write fails, the rest are dropped
+// and Serve returns the error; a write that fails because the client
+// closed its reading end is logged, once.
+func (c *conn) write(line []byte) {
+	if line == nil {
+		return
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.werr != nil {
+		return
+	}
+	if _, err := c.w.Write(line); err != nil {
+		c.werr = err
+		if errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE) {
+			row := errClientClosed.row()
+			c.srv.log.LogAttrs(c.ctx, row.level, row.message, slog.String("error", err.Error()))
+		}
+	}
+}
+
+// writeErr returns the error of the write that failed, if any. A pipe
+// whose reading end was closed (io.ErrClosedPipe) is no error: the client
+// has gone.
+func (c *conn) writeErr() error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if errors.Is(c.werr, io.ErrClosedPipe) {
+		return nil
+	}
+	return c.werr
 }

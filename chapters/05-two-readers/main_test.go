@@ -13,11 +13,6 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){"05-two-readers": main})
 }
 
-// The pins are refreshed by go generate ./... (see package exchange), which
-// runs this line.
-//
-//go:generate go test -run ^TestScripts$ -update
-
 // TestScripts pins the chapter's wire exchanges, in testdata/scripts/05-two-readers.
 func TestScripts(t *testing.T) {
 	exchange.Run(t, "05-two-readers")

@@ -67,15 +67,12 @@ func babblingServer() {
 	bufio.NewReader(os.Stdin).ReadBytes('\n')
 }
 
-// With -update (exchange.Updating), the scripts' cmp rewrites their
-// expected output from mcpc's real output; go generate ./... runs this line
-// with the chapters' (see package exchange).
-//
-//go:generate go test -run ^TestScripts$ -update
-
 // TestScripts runs the scripts in testdata/script against the chapters'
 // servers, built once and put on the scripts' PATH under their directory
-// names (01-tool-errors, ...).
+// names (01-tool-errors, ...). With -update (exchange.Updating), the
+// scripts' cmp rewrites their expected output from mcpc's real output; go
+// generate ./... runs it so when mcpc, its scripts or a chapter changed
+// (internal/refresh).
 func TestScripts(t *testing.T) {
 	bin := buildChapters(t)
 	exchange.ExplainFailures(t, filepath.Join("testdata", "script"))

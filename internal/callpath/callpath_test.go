@@ -1,4 +1,4 @@
-package main
+package callpath
 
 import (
 	"context"
@@ -18,17 +18,21 @@ import (
 // setup finds the module and records the chapter's sources for the test
 // cache, so that an edit to the chapter or to mcp/ runs the tests again
 // (go test does not see the files a go build subprocess reads).
-func setup(t *testing.T, chapter string) module {
+func setup(t *testing.T, chapters ...string) Module {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command on PATH")
 	}
 	ctx := t.Context()
-	m, err := findModule(ctx)
+	m, err := FindModule(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sources, err := chapterproc.ModuleSources(ctx, m.Dir, nil, "./"+chapter)
+	var patterns []string
+	for _, ch := range chapters {
+		patterns = append(patterns, "./"+ch)
+	}
+	sources, err := chapterproc.ModuleSources(ctx, m.Dir, nil, patterns...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,47 +42,36 @@ func setup(t *testing.T, chapter string) module {
 	return m
 }
 
-// TestSuccess measures chapter 01's success case as callpath does and
-// checks what a reader of issue 17 relies on.
+// TestSuccess checks what a reader relies on in chapter 01's pinned
+// success (TestPin holds the pin to a new measure): the handler among the
+// chapter's own functions and not counted, callTool counted, and what
+// every session runs left out of the count.
 func TestSuccess(t *testing.T) {
-	const chapter = "chapters/01-tool-errors"
-	m := setup(t, chapter)
-	cs, err := selectCases("01-tool-errors", "success")
+	p, err := ReadPin(os.DirFS(moduleRoot(t)), PinFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, err := measure(t.Context(), m, config{Chapter: chapter, Cases: cs, Runs: 3, Timeout: 30 * time.Second})
-	if err != nil {
-		t.Fatal(err)
+	c, ch := p.Case("success")
+	if c == nil {
+		t.Fatalf("no case success in %s", PinFile)
 	}
-	r := results[0]
-	mainPkg := path.Join(m.Path, chapter)
-	if n := len(r.Functions); n < 10 {
-		t.Errorf("%d functions, want at least 10: %s", n, names(r.Functions))
+	if n := len(c.Functions); n < 10 || len(c.WithClosures) < n {
+		t.Errorf("%d functions, %d with closures: want at least 10, and no fewer with closures", n, len(c.WithClosures))
 	}
-	if len(r.WithClosures) < len(r.Functions) {
-		t.Errorf("%d functions with closures, fewer than %d without", len(r.WithClosures), len(r.Functions))
+	if !slices.Contains(c.Functions, PinFunc{"mcp/tool.go", "Server.callTool"}) {
+		t.Errorf("Server.callTool (mcp/tool.go) is not counted: %v", c.Functions)
 	}
-	if !slices.ContainsFunc(r.Functions, func(f *function) bool {
-		return f.Pkg == m.Path+"/mcp" && strings.Contains(f.Name, "callTool")
-	}) {
-		t.Errorf("no function of package mcp named like callTool among %s", names(r.Functions))
+	if !slices.Contains(c.Own, PinFunc{ch.Chapter + "/main.go", "getAuthor"}) {
+		t.Errorf("the chapter's own functions are %v, want getAuthor among them", c.Own)
 	}
-	for _, list := range [][]*function{r.Functions, r.WithClosures} {
-		for _, f := range list {
-			if f.Pkg == mainPkg {
-				t.Errorf("%s of the chapter's main package is counted; it belongs in the chapter's own list", f.Name)
-			}
+	for _, f := range slices.Concat(c.Functions, c.WithClosures) {
+		if strings.HasPrefix(f.File, ch.Chapter+"/") {
+			t.Errorf("%s of the chapter is counted; it belongs among its own", f)
 		}
 	}
-	if !slices.ContainsFunc(r.Main, func(f *function) bool { return f.Name == "getAuthor" }) {
-		t.Errorf("the chapter's own functions are %s, want getAuthor among them", names(r.Main))
-	}
-	// Every session runs these: the empty session's functions are not
-	// part of the call.
-	for _, ran := range []string{"NewServer", "Main", "(*Server).serve"} {
-		if slices.ContainsFunc(r.WithClosures, func(f *function) bool { return f.Name == ran }) {
-			t.Errorf("%s, which the empty session runs, is counted", ran)
+	for _, f := range []PinFunc{{"mcp/server.go", "NewServer"}, {"mcp/main.go", "Main"}, {"mcp/stream.go", "Server.serve"}} {
+		if !slices.Contains(ch.Setup, f) || slices.Contains(c.Functions, f) {
+			t.Errorf("%s, which every session runs, is not among the setup, or is counted", f)
 		}
 	}
 }
@@ -100,7 +93,7 @@ func TestMatchesCovdataFunc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	call := &session{Name: "tool-error", Input: cases[1].Request + "\n"}
+	call := &session{Name: "tool-error", Input: Cases[1].Request + "\n"}
 	callBlocks, err := call.covered(ctx, bin, tmp, 30*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -160,15 +153,6 @@ func covdataFunc(t *testing.T, ctx context.Context, dir string) []string {
 	return ran
 }
 
-// names lists fns for messages.
-func names(fns []*function) string {
-	var s []string
-	for _, f := range fns {
-		s = append(s, f.Name)
-	}
-	return "[" + strings.Join(s, " ") + "]"
-}
-
 // TestNames checks the names given to declarations and func literals, and
 // which function a block belongs to, on a small file.
 func TestNames(t *testing.T) {
@@ -195,7 +179,7 @@ func F() { println() }
 	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	m := module{Path: "example.com/m", Dir: dir}
+	m := Module{Path: "example.com/m", Dir: dir}
 	x := newIndex(m)
 	at := func(line, col int) block {
 		return block{File: "example.com/m/p.go", StartLine: line, StartCol: col, EndLine: line, EndCol: col + 1, Statements: 1, Count: 1}
@@ -256,27 +240,27 @@ func TestCheck(t *testing.T) {
 	toolErr := `{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}` + "\n"
 	rpcErr := `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"x"}}` + "\n"
 	for _, tc := range []struct {
-		expect expect
+		Expect Expect
 		stdout string
 		want   string // in the error; "" for none
 	}{
-		{expectResult, ok, ""},
-		{expectResult, toolErr, `not a "result" without "isError":true`},
-		{expectResult, "", "no reply"},
-		{expectResult, ok + ok, "2 lines"},
-		{expectResult, `{"jsonrpc":"2.0","id":2,"result":{}}` + "\n", "id 2"},
-		{expectResult, "hello\n", "not a JSON object"},
-		{expectToolError, toolErr, ""},
-		{expectToolError, ok, `not a "result" with "isError":true`},
-		{expectError, rpcErr, ""},
-		{expectError, ok, `not an "error" object`},
+		{ExpectResult, ok, ""},
+		{ExpectResult, toolErr, `not a "result" without "isError":true`},
+		{ExpectResult, "", "no reply"},
+		{ExpectResult, ok + ok, "2 lines"},
+		{ExpectResult, `{"jsonrpc":"2.0","id":2,"result":{}}` + "\n", "id 2"},
+		{ExpectResult, "hello\n", "not a JSON object"},
+		{ExpectToolError, toolErr, ""},
+		{ExpectToolError, ok, `not a "result" with "isError":true`},
+		{ExpectError, rpcErr, ""},
+		{ExpectError, ok, `not an "error" object`},
 	} {
-		err := callCase{Name: "c", Expect: tc.expect}.check(tc.stdout)
+		err := Case{Name: "c", Expect: tc.Expect}.check(tc.stdout)
 		switch {
 		case tc.want == "" && err != nil:
-			t.Errorf("%s, %q: %v", tc.expect, tc.stdout, err)
+			t.Errorf("%s, %q: %v", tc.Expect, tc.stdout, err)
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("%s, %q: error %v, want one saying %q", tc.expect, tc.stdout, err, tc.want)
+			t.Errorf("%s, %q: error %v, want one saying %q", tc.Expect, tc.stdout, err, tc.want)
 		}
 	}
 }

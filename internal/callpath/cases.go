@@ -1,4 +1,4 @@
-package main
+package callpath
 
 import (
 	"encoding/json"
@@ -11,66 +11,66 @@ import (
 // (2026-07-28) request needs no initialize, so a session is this one line.
 const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 
-// A callCase is one measured call: the request line a session sends, and
+// A Case is one measured call: the request line a session sends, and
 // the reply it must get for the measure to mean anything.
-type callCase struct {
+type Case struct {
 	Name    string // as -case names it
 	Chapter string // the directory of chapters/ it applies to
 	Request string // one JSON-RPC line, without its newline
-	Expect  expect
+	Expect  Expect
 }
 
-// expect is the kind of reply a case must get to request id 1.
-type expect string
+// Expect is the kind of reply a case must get to request id 1.
+type Expect string
 
 const (
-	expectResult    expect = "result"     // a result without "isError":true
-	expectToolError expect = "tool-error" // a result with "isError":true
-	expectError     expect = "error"      // a JSON-RPC error
+	ExpectResult    Expect = "result"     // a result without "isError":true
+	ExpectToolError Expect = "tool-error" // a result with "isError":true
+	ExpectError     Expect = "error"      // a JSON-RPC error
 )
 
-// cases are the measured calls, with the requests of the pins in
+// Cases are the measured calls, with the requests of the pins in
 // testdata/scripts/<chapter>/modern.txtar.
-var cases = []callCase{
+var Cases = []Case{
 	{
 		Name:    "success",
 		Chapter: "01-tool-errors",
 		Request: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_author","arguments":{"title":"Dune"},` + modernMeta + `}}`,
-		Expect:  expectResult,
+		Expect:  ExpectResult,
 	},
 	{
 		Name:    "tool-error",
 		Chapter: "01-tool-errors",
 		Request: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_author","arguments":{"title":"Nothing"},` + modernMeta + `}}`,
-		Expect:  expectToolError,
+		Expect:  ExpectToolError,
 	},
 	{
 		Name:    "read-found",
 		Chapter: "03-resources",
 		Request: `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"books://Dune",` + modernMeta + `}}`,
-		Expect:  expectResult,
+		Expect:  ExpectResult,
 	},
 	{
 		Name:    "read-not-found",
 		Chapter: "03-resources",
 		Request: `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"books://Nothing",` + modernMeta + `}}`,
-		Expect:  expectError,
+		Expect:  ExpectError,
 	},
 }
 
-// selectCases returns the cases of chapter (a directory name of chapters/)
+// SelectCases returns the cases of chapter (a directory name of chapters/)
 // that names asks for: a comma-separated list of case names, or "all".
-func selectCases(chapter, names string) ([]callCase, error) {
+func SelectCases(chapter, names string) ([]Case, error) {
 	var mine, known []string
-	var out []callCase
-	for _, c := range cases {
+	var out []Case
+	for _, c := range Cases {
 		known = append(known, c.Name+" ("+c.Chapter+")")
 		if c.Chapter == chapter {
 			mine = append(mine, c.Name)
 		}
 	}
 	if names == "all" || names == "" {
-		for _, c := range cases {
+		for _, c := range Cases {
 			if c.Chapter == chapter {
 				out = append(out, c)
 			}
@@ -81,14 +81,14 @@ func selectCases(chapter, names string) ([]callCase, error) {
 		return out, nil
 	}
 	for name := range strings.SplitSeq(names, ",") {
-		i := slices.IndexFunc(cases, func(c callCase) bool { return c.Name == name })
+		i := slices.IndexFunc(Cases, func(c Case) bool { return c.Name == name })
 		switch {
 		case i < 0:
 			return nil, fmt.Errorf("-case %s: no such case; the cases are %s", name, strings.Join(known, ", "))
-		case cases[i].Chapter != chapter:
-			return nil, fmt.Errorf("-case %s calls chapter %s, not %s: pass -chapter chapters/%s, or one of %s for %s", name, cases[i].Chapter, chapter, cases[i].Chapter, strings.Join(mine, ", "), chapter)
+		case Cases[i].Chapter != chapter:
+			return nil, fmt.Errorf("-case %s calls chapter %s, not %s: pass -chapter chapters/%s, or one of %s for %s", name, Cases[i].Chapter, chapter, Cases[i].Chapter, strings.Join(mine, ", "), chapter)
 		}
-		out = append(out, cases[i])
+		out = append(out, Cases[i])
 	}
 	return out, nil
 }
@@ -108,7 +108,7 @@ type reply struct {
 // check reports whether stdout, the server's whole output in c's session,
 // is the one reply c expects, and if not, what is wrong with it; the
 // caller shows stdout.
-func (c callCase) check(stdout string) error {
+func (c Case) check(stdout string) error {
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
 	if stdout == "" {
 		return fmt.Errorf("no reply: the server wrote nothing on stdout; want one line, %s", c.Expect.describe())
@@ -125,11 +125,11 @@ func (c callCase) check(stdout string) error {
 	}
 	var ok bool
 	switch c.Expect {
-	case expectResult:
+	case ExpectResult:
 		ok = r.Result != nil && !r.Result.IsError
-	case expectToolError:
+	case ExpectToolError:
 		ok = r.Result != nil && r.Result.IsError
-	case expectError:
+	case ExpectError:
 		ok = r.Error != nil
 	}
 	if !ok {
@@ -139,22 +139,22 @@ func (c callCase) check(stdout string) error {
 }
 
 // describe says what a reply of kind e holds.
-func (e expect) describe() string {
+func (e Expect) describe() string {
 	switch e {
-	case expectResult:
+	case ExpectResult:
 		return `a "result" without "isError":true`
-	case expectToolError:
+	case ExpectToolError:
 		return `a "result" with "isError":true`
-	case expectError:
+	case ExpectError:
 		return `an "error" object`
 	}
 	return "unknown kind " + string(e)
 }
 
-// parseExpect reads -expect.
-func parseExpect(s string) (expect, error) {
-	switch e := expect(s); e {
-	case expectResult, expectToolError, expectError:
+// ParseExpect reads an expected kind of reply, as -expect gives it.
+func ParseExpect(s string) (Expect, error) {
+	switch e := Expect(s); e {
+	case ExpectResult, ExpectToolError, ExpectError:
 		return e, nil
 	}
 	return "", fmt.Errorf("-expect %q: want result, tool-error or error", s)

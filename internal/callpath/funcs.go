@@ -1,4 +1,4 @@
-package main
+package callpath
 
 import (
 	"fmt"
@@ -12,18 +12,21 @@ import (
 	"strings"
 )
 
-// A function is a function declaration or a func literal (a closure) of
+// A Function is a function declaration or a func literal (a closure) of
 // the module, with the source range of its body.
-type function struct {
+type Function struct {
 	Pkg  string // import path
 	File string // file name, without the directory
 	Name string // as a stack trace shows it, without the package: (*Server).callTool, (*Server).callTool.func1
 	Line int    // of the func keyword
 	Decl bool   // a declaration, not a func literal
+	// Var is, for a func literal at package level, the name of the var
+	// whose initializer holds it (bufPool for sync.Pool{New: func...}).
+	Var string
 
 	// Top is the declaration the function is, or the one whose body holds
 	// the func literal; for a func literal at package level, the literal.
-	Top *function
+	Top *Function
 
 	// start and end are the body's braces.
 	start, end token.Position
@@ -32,13 +35,13 @@ type function struct {
 // index finds the innermost function holding each covered block, reading
 // each source file once.
 type index struct {
-	mod   module
-	files map[string][]*function // by the profile's file name
+	mod   Module
+	files map[string][]*Function // by the profile's file name
 	glob  map[string]int         // package-level func literals numbered so far, by package
 }
 
-func newIndex(m module) *index {
-	return &index{mod: m, files: make(map[string][]*function), glob: make(map[string]int)}
+func newIndex(m Module) *index {
+	return &index{mod: m, files: make(map[string][]*Function), glob: make(map[string]int)}
 }
 
 // load reads the functions of the files that blocks name, in the order of
@@ -67,8 +70,8 @@ func (x *index) load(blocks ...[]block) error {
 
 // functionOf returns the innermost function whose body holds b's start;
 // load must have read b's file.
-func (x *index) functionOf(b block) (*function, error) {
-	var inner *function
+func (x *index) functionOf(b block) (*Function, error) {
+	var inner *Function
 	for _, f := range x.files[b.File] {
 		if within(b.StartLine, b.StartCol, f.start, f.end) && (inner == nil || before(inner.start, f.start)) {
 			inner = f
@@ -92,7 +95,7 @@ func before(a, b token.Position) bool {
 
 // parse reads the source of name, a file as a coverage profile names it
 // (import path/file.go), and returns its functions.
-func (x *index) parse(name string) ([]*function, error) {
+func (x *index) parse(name string) ([]*Function, error) {
 	rel, ok := strings.CutPrefix(name, x.mod.Path+"/")
 	if !ok {
 		return nil, fmt.Errorf("%s: the coverage profile names a file outside module %s", name, x.mod.Path)
@@ -103,9 +106,9 @@ func (x *index) parse(name string) ([]*function, error) {
 		return nil, fmt.Errorf("reading the functions of %s: %v", name, err)
 	}
 	pkg, base := path.Dir(name), path.Base(name)
-	var fns []*function
-	add := func(name string, top *function, pos token.Pos, body *ast.BlockStmt) *function {
-		f := &function{Pkg: pkg, File: base, Name: name, Top: top, Line: fset.Position(pos).Line, Decl: top == nil,
+	var fns []*Function
+	add := func(name string, top *Function, pos token.Pos, body *ast.BlockStmt) *Function {
+		f := &Function{Pkg: pkg, File: base, Name: name, Top: top, Line: fset.Position(pos).Line, Decl: top == nil,
 			start: fset.Position(body.Lbrace), end: fset.Position(body.Rbrace)}
 		if f.Top == nil {
 			f.Top = f
@@ -116,8 +119,8 @@ func (x *index) parse(name string) ([]*function, error) {
 	// literals adds the func literals under n, numbered as the compiler
 	// names them: parent.func1, parent.func2 in a declaration,
 	// parent.1, parent.2 in a literal.
-	var literals func(n ast.Node, parent *function, prefix string)
-	literals = func(n ast.Node, parent *function, prefix string) {
+	var literals func(n ast.Node, parent *Function, prefix string)
+	literals = func(n ast.Node, parent *Function, prefix string) {
 		count := 0
 		ast.Inspect(n, func(n ast.Node) bool {
 			lit, ok := n.(*ast.FuncLit)
@@ -139,17 +142,26 @@ func (x *index) parse(name string) ([]*function, error) {
 			f := add(declName(d), nil, d.Type.Func, d.Body)
 			literals(d.Body, f, f.Name+".func")
 		case *ast.GenDecl:
-			ast.Inspect(d, func(n ast.Node) bool {
-				lit, ok := n.(*ast.FuncLit)
+			for _, spec := range d.Specs {
+				v, ok := spec.(*ast.ValueSpec)
 				if !ok {
-					return true
+					continue
 				}
-				x.glob[pkg]++
-				f := add("init.func"+strconv.Itoa(x.glob[pkg]), nil, lit.Type.Func, lit.Body)
-				f.Decl = false
-				literals(lit.Body, f, f.Name+".")
-				return false
-			})
+				for i, value := range v.Values {
+					name := v.Names[min(i, len(v.Names)-1)].Name // var a, b = f() gives both one value
+					ast.Inspect(value, func(n ast.Node) bool {
+						lit, ok := n.(*ast.FuncLit)
+						if !ok {
+							return true
+						}
+						x.glob[pkg]++
+						f := add("init.func"+strconv.Itoa(x.glob[pkg]), nil, lit.Type.Func, lit.Body)
+						f.Decl, f.Var = false, name
+						literals(lit.Body, f, f.Name+".")
+						return false
+					})
+				}
+			}
 		}
 	}
 	return fns, nil
@@ -191,8 +203,8 @@ func declName(d *ast.FuncDecl) string {
 }
 
 // sortFunctions orders fns by package, file and line.
-func sortFunctions(fns []*function) {
-	slices.SortFunc(fns, func(a, b *function) int {
+func sortFunctions(fns []*Function) {
+	slices.SortFunc(fns, func(a, b *Function) int {
 		if c := strings.Compare(a.Pkg, b.Pkg); c != 0 {
 			return c
 		}

@@ -1,4 +1,4 @@
-package main
+package callpath
 
 import (
 	"context"
@@ -11,17 +11,17 @@ import (
 	"time"
 )
 
-// config is what one run of callpath measures.
-type config struct {
-	Chapter string     // a directory of the module, relative to its root: chapters/01-tool-errors
-	Cases   []callCase // the calls, each measured against the same empty sessions
-	Runs    int        // how many times each session runs
+// Config is what one run of Measure measures.
+type Config struct {
+	Chapter string // a directory of the module, relative to its root: chapters/01-tool-errors
+	Cases   []Case // the calls, each measured against the same empty sessions
+	Runs    int    // how many times each session runs
 	Timeout time.Duration
 }
 
-// A result is the measure of one case.
-type result struct {
-	Case    callCase
+// A Result is the measure of one case.
+type Result struct {
+	Case    Case
 	Chapter string // the chapter's import path
 
 	// Functions are the declarations that ran in every session with the
@@ -29,20 +29,33 @@ type result struct {
 	// for the declaration that holds it. The chapter's own are left out,
 	// and so are func literals at package level, which no declaration
 	// holds (go tool covdata func leaves them out too).
-	Functions []*function
+	Functions []*Function
 	// WithClosures are the declarations and func literals, each on its
 	// own blocks only, that ran in every session with the call and in no
 	// empty session. The chapter's own are left out.
-	WithClosures []*function
+	WithClosures []*Function
 	// Main are the chapter's own functions and literals that the call ran,
 	// on their own blocks, as for WithClosures; they are not counted.
-	Main []*function
+	Main []*Function
+	// Vars are the func literals at package level (each in a var's
+	// initializer, which Function.Var names) that ran in every session
+	// with the call and in no empty session. They are not counted.
+	Vars []*Function
+	// Setup are the declarations and package-level func literals, a func
+	// literal's blocks counting for the declaration that holds it, that
+	// ran in every empty session: what every session runs, the chapter's
+	// own included.
+	Setup []*Function
 
 	// Unsteady are the functions, declarations and literals on their own
 	// blocks, that ran in some of the sessions with the call and not in
 	// others, or in some of the empty sessions and not in others: a
 	// goroutine that a session's end may or may not let run, say.
-	Unsteady []*function
+	Unsteady []*Function
+	// UnsteadyTops are the same, a func literal's blocks counting for the
+	// declaration that holds it: the declarations and package-level
+	// literals of Functions, Vars and Setup that may or may not be there.
+	UnsteadyTops []*Function
 
 	// Reply is the server's stdout in the last session with the call.
 	Reply string
@@ -50,10 +63,10 @@ type result struct {
 	Runs int
 }
 
-// measure builds the chapter with coverage and runs the empty session and
+// Measure builds the chapter with coverage and runs the empty session and
 // the session of each case cfg.Runs times each, in a temporary directory it
 // removes.
-func measure(ctx context.Context, m module, cfg config) ([]result, error) {
+func Measure(ctx context.Context, m Module, cfg Config) ([]Result, error) {
 	tmp, err := os.MkdirTemp("", "callpath-")
 	if err != nil {
 		return nil, err
@@ -76,7 +89,7 @@ func measure(ctx context.Context, m module, cfg config) ([]result, error) {
 		}
 		empty = append(empty, blocks)
 	}
-	var results []result
+	var results []Result
 	for _, c := range cfg.Cases {
 		var call [][]block
 		var reply string
@@ -118,22 +131,22 @@ func (s *session) covered(ctx context.Context, bin, tmp string, timeout time.Dur
 // counting for the declaration holding it), and each function, declaration
 // or literal, on its own blocks.
 type ran struct {
-	tops, own map[*function]bool
+	tops, own map[*Function]bool
 }
 
 // difference attributes the covered blocks of the sessions with the call
 // and of the empty ones to their functions, and returns what every session
 // with the call ran and no empty session did. chapter is the chapter's
 // import path.
-func difference(m module, chapter string, call, empty [][]block) (result, error) {
+func difference(m Module, chapter string, call, empty [][]block) (Result, error) {
 	x := newIndex(m)
 	if err := x.load(append(append([][]block(nil), call...), empty...)...); err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	sessions := func(runs [][]block) ([]ran, error) {
 		var out []ran
 		for _, blocks := range runs {
-			r := ran{make(map[*function]bool), make(map[*function]bool)}
+			r := ran{make(map[*Function]bool), make(map[*Function]bool)}
 			for _, b := range blocks {
 				f, err := x.functionOf(b)
 				if err != nil {
@@ -147,13 +160,13 @@ func difference(m module, chapter string, call, empty [][]block) (result, error)
 	}
 	callRan, err := sessions(call)
 	if err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	emptyRan, err := sessions(empty)
 	if err != nil {
-		return result{}, err
+		return Result{}, err
 	}
-	every := func(rs []ran, set func(ran) map[*function]bool, f *function) bool {
+	every := func(rs []ran, set func(ran) map[*Function]bool, f *Function) bool {
 		for _, r := range rs {
 			if !set(r)[f] {
 				return false
@@ -161,7 +174,7 @@ func difference(m module, chapter string, call, empty [][]block) (result, error)
 		}
 		return true
 	}
-	some := func(rs []ran, set func(ran) map[*function]bool, f *function) bool {
+	some := func(rs []ran, set func(ran) map[*Function]bool, f *Function) bool {
 		for _, r := range rs {
 			if set(r)[f] {
 				return true
@@ -169,17 +182,27 @@ func difference(m module, chapter string, call, empty [][]block) (result, error)
 		}
 		return false
 	}
-	tops := func(r ran) map[*function]bool { return r.tops }
-	own := func(r ran) map[*function]bool { return r.own }
-	res := result{Chapter: chapter}
-	for f := range callRan[0].tops {
-		if f.Decl && f.Pkg != chapter && every(callRan, tops, f) && !some(emptyRan, tops, f) {
-			res.Functions = append(res.Functions, f)
-		}
-	}
-	all := make(map[*function]bool)
+	tops := func(r ran) map[*Function]bool { return r.tops }
+	own := func(r ran) map[*Function]bool { return r.own }
+	res := Result{Chapter: chapter}
+	all, allTops := make(map[*Function]bool), make(map[*Function]bool)
 	for _, r := range append(append([]ran(nil), callRan...), emptyRan...) {
 		maps.Copy(all, r.own)
+		maps.Copy(allTops, r.tops)
+	}
+	for f := range allTops {
+		if some(callRan, tops, f) != every(callRan, tops, f) || some(emptyRan, tops, f) != every(emptyRan, tops, f) {
+			res.UnsteadyTops = append(res.UnsteadyTops, f)
+		}
+		switch {
+		case every(emptyRan, tops, f):
+			res.Setup = append(res.Setup, f)
+		case !every(callRan, tops, f) || some(emptyRan, tops, f) || f.Pkg == chapter:
+		case f.Decl:
+			res.Functions = append(res.Functions, f)
+		default:
+			res.Vars = append(res.Vars, f)
+		}
 	}
 	for f := range all {
 		if some(callRan, own, f) != every(callRan, own, f) || some(emptyRan, own, f) != every(emptyRan, own, f) {
@@ -194,14 +217,14 @@ func difference(m module, chapter string, call, empty [][]block) (result, error)
 			res.WithClosures = append(res.WithClosures, f)
 		}
 	}
-	for _, list := range [][]*function{res.Functions, res.WithClosures, res.Main, res.Unsteady} {
+	for _, list := range [][]*Function{res.Functions, res.WithClosures, res.Main, res.Vars, res.Setup, res.Unsteady, res.UnsteadyTops} {
 		sortFunctions(list)
 	}
 	return res, nil
 }
 
-// counts are the number of functions, files and packages of a list.
-type counts struct {
+// Counts are the number of functions, files and packages of a list.
+type Counts struct {
 	Functions, Files, Packages int
 	ByPackage                  []pkgCount // in the order of the packages' paths
 }
@@ -212,8 +235,8 @@ type pkgCount struct {
 }
 
 // count counts fns, sorted as sortFunctions sorts them.
-func (m module) count(fns []*function) counts {
-	var c counts
+func (m Module) count(fns []*Function) Counts {
+	var c Counts
 	files := make(map[string]bool)
 	for _, f := range fns {
 		c.Functions++
@@ -229,7 +252,7 @@ func (m module) count(fns []*function) counts {
 }
 
 // rel returns an import path of the module relative to the module's path.
-func (m module) rel(importPath string) string {
+func (m Module) rel(importPath string) string {
 	if r, ok := strings.CutPrefix(importPath, m.Path+"/"); ok {
 		return r
 	}

@@ -1,4 +1,4 @@
-package main
+package callpath
 
 import (
 	"encoding/json"
@@ -8,14 +8,20 @@ import (
 )
 
 // summary is the one line that ends callpath's output for r.
-func (m module) summary(r result) string {
+func (m Module) summary(r Result) string {
 	a, b := m.count(r.Functions), m.count(r.WithClosures)
+	return summaryLine(r.Case.Name, Count{a.Functions, a.Files, a.Packages}, Count{b.Functions, b.Files, b.Packages})
+}
+
+// summaryLine is the summary of the case called name, which runs fns
+// functions, and withClosures counting func literals apart.
+func summaryLine(name string, fns, withClosures Count) string {
 	return fmt.Sprintf("%s: %d functions in %d files, %d packages; %d with closures in %d files, %d packages",
-		r.Case.Name, a.Functions, a.Files, a.Packages, b.Functions, b.Files, b.Packages)
+		name, fns.Functions, fns.Files, fns.Packages, withClosures.Functions, withClosures.Files, withClosures.Packages)
 }
 
 // byPackage says how many functions of each package c counts.
-func byPackage(c counts) string {
+func byPackage(c Counts) string {
 	var parts []string
 	for _, p := range c.ByPackage {
 		parts = append(parts, fmt.Sprintf("%s %d", p.Package, p.Functions))
@@ -23,9 +29,9 @@ func byPackage(c counts) string {
 	return strings.Join(parts, ", ")
 }
 
-// writeText writes the measures of results, with the list of functions if
+// WriteText writes the measures of results, with the list of functions if
 // verbose, then one summary line for each.
-func (m module) writeText(w io.Writer, results []result, verbose bool) {
+func (m Module) WriteText(w io.Writer, results []Result, verbose bool) {
 	for _, r := range results {
 		a, b := m.count(r.Functions), m.count(r.WithClosures)
 		fmt.Fprintf(w, "== %s (%s)\n", r.Case.Name, m.rel(r.Chapter))
@@ -57,13 +63,13 @@ func (m module) writeText(w io.Writer, results []result, verbose bool) {
 
 // writeList writes the functions of r, by package and file. A line is a
 // declaration counted both ways unless its tag says otherwise.
-func (m module) writeList(w io.Writer, r result) {
-	inA := make(map[*function]bool)
+func (m Module) writeList(w io.Writer, r Result) {
+	inA := make(map[*Function]bool)
 	for _, f := range r.Functions {
 		inA[f] = true
 	}
-	all := append([]*function(nil), r.WithClosures...)
-	inB := make(map[*function]bool)
+	all := append([]*Function(nil), r.WithClosures...)
+	inB := make(map[*Function]bool)
 	for _, f := range r.WithClosures {
 		inB[f] = true
 	}
@@ -114,8 +120,8 @@ type jsonCount struct {
 	List      []jsonFunction `json:"list"`
 }
 
-// writeJSON writes results as a JSON array, one object for each case.
-func (m module) writeJSON(w io.Writer, results []result) error {
+// WriteJSON writes results as a JSON array, one object for each case.
+func (m Module) WriteJSON(w io.Writer, results []Result) error {
 	type jsonResult struct {
 		Case         string         `json:"case"`
 		Chapter      string         `json:"chapter"`
@@ -128,14 +134,14 @@ func (m module) writeJSON(w io.Writer, results []result) error {
 		Runs         int            `json:"runs"`
 		Summary      string         `json:"summary"`
 	}
-	list := func(fns []*function) []jsonFunction {
+	list := func(fns []*Function) []jsonFunction {
 		out := []jsonFunction{}
 		for _, f := range fns {
 			out = append(out, jsonFunction{Package: m.rel(f.Pkg), File: f.File, Name: f.Name, Line: f.Line, Closure: !f.Decl})
 		}
 		return out
 	}
-	count := func(fns []*function) jsonCount {
+	count := func(fns []*Function) jsonCount {
 		c := m.count(fns)
 		by := make(map[string]int)
 		for _, p := range c.ByPackage {

@@ -1,4 +1,4 @@
-package main
+package callpath
 
 import (
 	"bytes"
@@ -11,23 +11,23 @@ import (
 	"time"
 )
 
-// module is the module being measured: its path and root directory, as
+// Module is the module being measured: its path and root directory, as
 // go list -m sees them from the working directory.
-type module struct {
+type Module struct {
 	Path, Dir string
 }
 
-// findModule asks the go command for the main module.
-func findModule(ctx context.Context) (module, error) {
+// FindModule asks the go command for the main module.
+func FindModule(ctx context.Context) (Module, error) {
 	out, err := goCmd(ctx, "", "list", "-m", "-f", "{{.Path}}\t{{.Dir}}")
 	if err != nil {
-		return module{}, fmt.Errorf("finding the module (run callpath inside the guide's module): %v", err)
+		return Module{}, fmt.Errorf("finding the module (run callpath inside the guide's module): %v", err)
 	}
 	path, dir, ok := strings.Cut(strings.TrimSpace(out), "\t")
 	if !ok || path == "" || dir == "" || strings.Contains(dir, "\n") {
-		return module{}, fmt.Errorf("go list -m printed %q, want one module's path and directory (is a go.work in use? set GOWORK=off)", out)
+		return Module{}, fmt.Errorf("go list -m printed %q, want one module's path and directory (is a go.work in use? set GOWORK=off)", out)
 	}
-	return module{Path: path, Dir: dir}, nil
+	return Module{Path: path, Dir: dir}, nil
 }
 
 // goCmd runs the go command in dir and returns its stdout; its error
@@ -45,7 +45,7 @@ func goCmd(ctx context.Context, dir string, args ...string) (string, error) {
 // build compiles the chapter at pkg (a package pattern relative to the
 // module root, such as ./chapters/01-tool-errors) with set-mode coverage of
 // every package of the module into dir, and returns the binary's path.
-func build(ctx context.Context, m module, pkg, dir string) (string, error) {
+func build(ctx context.Context, m Module, pkg, dir string) (string, error) {
 	bin := filepath.Join(dir, "server")
 	_, err := goCmd(ctx, m.Dir, "build", "-cover", "-covermode=set", "-coverpkg="+m.Path+"/...", "-o", bin, "--", pkg)
 	if err != nil {

@@ -1,10 +1,7 @@
 package exchange
 
 import (
-	"bytes"
-	"go/build"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -83,74 +80,4 @@ func matchesElided(shown, real string) bool {
 		}
 	}
 	return true
-}
-
-// generateLine is the go:generate line of a package whose tests pin
-// output, which RefreshCommand runs.
-const generateLine = "//go:generate go test -run ^TestScripts$ -update"
-
-// TestEveryPinningPackageIsRefreshed checks that RefreshCommand refreshes
-// every package whose tests pin output (they run scripts with
-// UpdateScripts, or with Run or RunDir:
-// the SDK modules' included), but this one: each has the go:generate line,
-// and go generate sees it.
-func TestEveryPinningPackageIsRefreshed(t *testing.T) {
-	here, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pinning []string
-	err = filepath.WalkDir(moduleRoot, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") && path != moduleRoot {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		// This package's own tests run scripts on temporary archives only.
-		abs, _ := filepath.Abs(filepath.Dir(path))
-		if abs != here && (bytes.Contains(src, []byte("exchange.Run(t")) || bytes.Contains(src, []byte("exchange.RunDir(t")) || bytes.Contains(src, []byte("UpdateScripts:"))) {
-			pinning = append(pinning, filepath.Dir(path))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(pinning) < 5 {
-		t.Fatalf("found %d packages that pin output (%v), want the four chapters and cmd/mcpc at least", len(pinning), pinning)
-	}
-	for _, dir := range pinning {
-		pkg, err := build.ImportDir(dir, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		found := false
-		for _, name := range append(pkg.TestGoFiles, pkg.XTestGoFiles...) {
-			src, err := os.ReadFile(filepath.Join(dir, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			found = found || bytes.Contains(src, []byte("\n"+generateLine+"\n"))
-		}
-		if !found {
-			t.Errorf("%s pins output but no test file has the line\n%s\nso %s does not refresh its pins", dir, generateLine, RefreshCommand)
-		}
-	}
-
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the go command is needed to check what go generate runs:", err)
-	}
-	out, err := exec.Command(goTool, "generate", "-n", "../../chapters/01-tool-errors").CombinedOutput()
-	if err != nil || strings.TrimSpace(string(out)) != strings.TrimPrefix(generateLine, "//go:generate ") {
-		t.Errorf("go generate -n on a chapter prints %q (%v), want its go:generate line's command", out, err)
-	}
 }

@@ -122,12 +122,11 @@
 //
 //	go generate ./...
 //
-// refreshes every pin derived from the chapters, since each package whose
-// tests pin output (the chapters', cmd/mcpc's) has the line
-//
-//	//go:generate go test -run ^TestScripts$ -update
-//
-// One package's pins alone: go test ./chapters/01-tool-errors -run '^TestScripts$' -update.
+// refreshes every pin derived from the chapters: it runs the generator
+// internal/refresh, which runs the script of each archive whose inputs
+// changed (the main's sources, the script and its requests, the Go version)
+// with [Params], -update's pin command, in one process. One package's pins
+// alone: go test ./chapters/01-tool-errors -run '^TestScripts$' -update.
 // Review the change with git diff.
 package exchange
 

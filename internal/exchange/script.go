@@ -11,8 +11,8 @@ import (
 )
 
 // update is the test flag that rewrites the pins in the scripts instead of
-// failing. Each package that pins output runs its scripts with it from its
-// own go:generate line, so RefreshCommand runs them all.
+// failing, for one package's pins; RefreshCommand refreshes every package's
+// (internal/refresh).
 var update = flag.Bool("update", false, "write the pins in the scripts (replies, log lines) from the real output, adding the ones a case lacks; "+RefreshCommand+" does it for every package")
 
 // Updating reports whether the test runs with -update: a test that runs
@@ -35,15 +35,25 @@ func Run(t *testing.T, chapter string) {
 // package: what a module of its own, such as sdks/gosdk, whose scripts are
 // not in ScriptsDir, runs.
 func RunDir(t *testing.T, dir string) {
-	pins := Pins{Dir: dir, Update: Updating(), Package: TestPackage()}
-	testscript.Run(t, testscript.Params{
+	testscript.Run(t, Params(dir, TestPackage(), Updating()))
+}
+
+// Params returns the testscript parameters of the scripts in dir: the
+// exchange, abort and pin commands, with update set to write the pins
+// instead of checking them; pkg is the package whose test runs them, for
+// the command a stale pin's message names ([Pins.Package]). RunDir runs
+// them; the generator that go generate ./... runs (internal/refresh) runs
+// one archive at a time with them, outside go test.
+func Params(dir, pkg string, update bool) testscript.Params {
+	pins := Pins{Dir: dir, Update: update, Package: pkg}
+	return testscript.Params{
 		Dir:                 dir,
 		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exchange": Cmd, "abort": AbortCmd, "pin": pins.Cmd},
 		Setup:               pins.Setup,
-		UpdateScripts:       Updating(),
+		UpdateScripts:       update,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
-	})
+	}
 }
 
 // ExplainFailures makes a failing test of the scripts in dir that pin with

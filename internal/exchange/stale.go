@@ -17,8 +17,8 @@ const (
 )
 
 // RefreshCommand is the one command that refreshes every pin derived from
-// the chapters, run from the module's root: each package whose tests pin
-// output has a go:generate line that runs its scripts with -update.
+// the chapters, run from the module's root: it runs internal/refresh,
+// which runs again the scripts whose inputs changed, with -update's pin.
 const RefreshCommand = "go generate ./..."
 
 // RefreshHelp tells what to run when pinned output is stale: the command

@@ -32,7 +32,11 @@ const codeSpanRule = "An inline code span of an English page that names a Go dec
 	"a lowerCamel name that a struct tag of a public package gives a field (`isError`, `structuredContent`) or that the page shows as a JSON key " +
 	"(`\"mcpServers\":` in a transcript, an included file or a code block). " +
 	"To mention a lowerCamel name of another language on a page with Go code, qualify it (`window.fetch`). " +
-	"Translations are not checked: their current sections keep the English code spans."
+	"Translations are not checked: their current sections keep the English code spans. " +
+	"The comments of the module's Go files are held to the same rule by `go test ./internal/site -run TestDocComments`, " +
+	"a comment's own package counting as the package included, and to two more: a test, benchmark, fuzz target or example named " +
+	"(`TestErrorFill`, `BenchmarkFastPaths/scan`) must be a function of the module, and a lowerCamel name alone must be spelled somewhere " +
+	"in the module's Go files (an identifier, a JSON name, a word of a string), or be qualified."
 
 // spanSite is a code span of a page and the section it is in.
 type spanSite struct {
@@ -79,13 +83,10 @@ func (r *resolver) checkCodeSpans(p *page, unresolved bool, fail func(section, m
 	}
 }
 
-// codeSpans checks every code span of p and calls report with each span
-// and the outcome.
-func (r *resolver) codeSpans(p *page, report func(spanSite, spanCheck)) error {
-	src := p.src.body
-	var spans []spanSite
-	var included []string  // package directories the page includes Go code from
-	var shown bytes.Buffer // text the page shows besides its prose, for JSON keys
+// walkSections walks the nodes of p in order, calling visit with each
+// node entered and the id of the level-2 section it is in (TopSection
+// before the first heading).
+func walkSections(p *page, visit func(n gast.Node, section string) gast.WalkStatus) {
 	section := TopSection
 	for n := p.doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*gast.Heading); ok && h.Level == 2 {
@@ -97,26 +98,38 @@ func (r *resolver) codeSpans(p *page, report func(spanSite, spanCheck)) error {
 			if !entering {
 				return gast.WalkContinue, nil
 			}
-			switch c := c.(type) {
-			case *gast.CodeSpan:
-				spans = append(spans, spanSite{plainText(c, src), section})
-				return gast.WalkSkipChildren, nil
-			case *directiveNode:
-				shown.WriteString(c.text + "\n")
-				if args, err := splitArgs(c.line); err == nil && len(args) > 1 && (args[0] == "go" || args[0] == "example") {
-					if dir := path.Dir(args[1]); !slices.Contains(included, dir) {
-						included = append(included, dir)
-					}
-				}
-			case *gast.FencedCodeBlock, *gast.CodeBlock:
-				for i := range c.Lines().Len() {
-					seg := c.Lines().At(i)
-					shown.Write(seg.Value(src))
-				}
-			}
-			return gast.WalkContinue, nil
+			return visit(c, section), nil
 		})
 	}
+}
+
+// codeSpans checks every code span of p and calls report with each span
+// and the outcome.
+func (r *resolver) codeSpans(p *page, report func(spanSite, spanCheck)) error {
+	src := p.src.body
+	var spans []spanSite
+	var included []string  // package directories the page includes Go code from
+	var shown bytes.Buffer // text the page shows besides its prose, for JSON keys
+	walkSections(p, func(c gast.Node, section string) gast.WalkStatus {
+		switch c := c.(type) {
+		case *gast.CodeSpan:
+			spans = append(spans, spanSite{plainText(c, src), section})
+			return gast.WalkSkipChildren
+		case *directiveNode:
+			shown.WriteString(c.text + "\n")
+			if args, err := splitArgs(c.line); err == nil && len(args) > 1 && (args[0] == "go" || args[0] == "example") {
+				if dir := path.Dir(args[1]); !slices.Contains(included, dir) {
+					included = append(included, dir)
+				}
+			}
+		case *gast.FencedCodeBlock, *gast.CodeBlock:
+			for i := range c.Lines().Len() {
+				seg := c.Lines().At(i)
+				shown.Write(seg.Value(src))
+			}
+		}
+		return gast.WalkContinue
+	})
 	ix, err := r.goIndex()
 	if err != nil {
 		return fmt.Errorf("%s: reading the module's packages to check code spans: %v", p.src.file, err)

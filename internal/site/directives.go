@@ -87,7 +87,7 @@ var directives = []*directive{
 		example: ":::error mcp unknown-tool",
 		help: "Shows one row of the error table of the Go package in DIR: code, message, data, HTTP status in each era and log level, " +
 			"read from the table as data, `DIR/errortable.json`, which the package's tests write from the table " +
-			"(`go generate ./mcp` writes `mcp/errortable.json` from `errorTable` in `mcp/errortable.go`, and `go test ./mcp` fails while it is stale). " +
+			"(`go generate ./...` writes `mcp/errortable.json` from `errorTable` in `mcp/errortable.go`, and `go test ./mcp` fails while it is stale). " +
 			"ROW is the row's name there, its kind without `err` in kebab case: `errUnknownTool` is `unknown-tool`. " +
 			"Away from the reference page (slug `errors`) the card links to the row's section there. Fails when the table has no such row.",
 		resolve: func(r *resolver, _ *directiveNode, args []string) (template.HTML, string, error) {
@@ -128,6 +128,32 @@ var directives = []*directive{
 			"(`nginx`, `json`, `yaml`). Fails when FILE is missing or empty.",
 		resolve: func(r *resolver, _ *directiveNode, args []string) (template.HTML, string, error) {
 			return r.file(args[0], args[1])
+		},
+	},
+	{
+		name:    "callpath",
+		syntax:  ":::callpath PIN CASE...",
+		example: ":::callpath internal/callpath/walks.json success tool-error read-not-found",
+		help: "Shows, for each CASE of PIN (the measured path that `internal/callpath` writes and `go generate ./...` refreshes, `internal/callpath/walks.json`), " +
+			"the request it sends and how many functions, files and packages of the module it runs beyond an empty session, then the core's code lines, counted at build time, and the cap on a success. " +
+			"It makes the page a walk through the core, which the build holds to PIN both ways: every function a CASE runs beyond what every session runs (the chapter's handler included) " +
+			"must be shown with `:::go FILE NAME` or named on an `:::also FILE NAME...` line, once; and every function that a `:::go` or `:::also` line of the page names, in a file of the core's packages or of the walked chapters, " +
+			"must be one a CASE runs, one every session runs (the read loop, setup), or one that runs in some sessions only (a timer), which are exempt. " +
+			"The message names the function, its file and the fix. Tests, whole files, regions and declarations that are not functions are not held. " +
+			"Fails when PIN has no such CASE.",
+		resolve: func(r *resolver, _ *directiveNode, args []string) (template.HTML, string, error) {
+			return r.callpathFigure(args[0], args[1:])
+		},
+	},
+	{
+		name:    "also",
+		syntax:  ":::also FILE NAME...",
+		example: ":::also mcp/internal/jsonwire/decode.go messageScanner.str messageScanner.strPtr",
+		help: "On a page with `:::callpath`, names functions of FILE that a walked call also runs, which the page does not show with `:::go` (the scanner's small helpers, say): " +
+			"they are shown by their doc comment and signature, without their bodies, and the build checks each name against the pin as `:::callpath` says. " +
+			"NAME is as `:::go` takes it (`Type.Method` for a method). Fails when FILE declares no such function, and on a page without `:::callpath`.",
+		resolve: func(r *resolver, _ *directiveNode, args []string) (template.HTML, string, error) {
+			return r.also(args[0], args[1:])
 		},
 	},
 }

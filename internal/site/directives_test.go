@@ -23,9 +23,7 @@ var contributing = filepath.Join(repoRoot, "CONTRIBUTING.md")
 
 // TestDirectiveReference checks that CONTRIBUTING.md's directive reference
 // is the one the directive table renders, or with -update writes it; go
-// generate ./... runs it so, with the pins.
-//
-//go:generate go test -run ^TestDirectiveReference$ -update
+// generate ./... runs it so, with the pins (internal/refresh).
 func TestDirectiveReference(t *testing.T) {
 	b, err := os.ReadFile(contributing)
 	if err != nil {
@@ -69,7 +67,7 @@ func TestReplaceReference(t *testing.T) {
 // TestArity checks that the argument counts read from the syntaxes are
 // the ones the resolvers need.
 func TestArity(t *testing.T) {
-	want := map[string][2]int{"go": {1, -1}, "example": {2, 2}, "transcript": {2, 2}, "message": {2, -1}, "error": {2, 2}, "errors": {1, 1}, "sdks": {1, 1}, "file": {2, 2}}
+	want := map[string][2]int{"go": {1, -1}, "example": {2, 2}, "transcript": {2, 2}, "message": {2, -1}, "error": {2, 2}, "errors": {1, 1}, "sdks": {1, 1}, "file": {2, 2}, "callpath": {2, -1}, "also": {2, -1}}
 	if len(want) != len(directives) {
 		t.Errorf("the table has %d directives, the test knows %d", len(directives), len(want))
 	}

@@ -73,6 +73,8 @@
 //	:::errors mcp
 //	:::sdks sdks/lessons.json
 //	:::file deploy/nginx/mcp.conf nginx
+//	:::callpath internal/callpath/walks.json success tool-error read-not-found
+//	:::also mcp/internal/jsonwire/decode.go messageScanner.str messageScanner.strPtr
 //
 // go includes declarations by name (Type.Method for a method, (Name) for the
 // whole const, var or type group that declares Name), a region between
@@ -101,8 +103,15 @@
 // without which the build fails; each lesson's row is titled by the page's
 // heading of the lesson's id.
 // file includes a whole file that is not Go, highlighted as the language
-// named. A wrong number of arguments is reported with the directive's
-// syntax.
+// named. callpath shows the counts of the cases it names from the path
+// that internal/callpath measures and go generate ./... pins, with the
+// core's code lines, counted at build time; it makes its page a walk
+// through the core, which the build holds to the pin both ways (see
+// callpath.go): every function a case runs beyond what every session runs
+// is shown with :::go or named on an also line, and every function those
+// lines name still runs. also names functions a walked case runs that the
+// page does not show, by their doc comments and signatures. A wrong number
+// of arguments is reported with the directive's syntax.
 //
 // # Code spans
 //

@@ -17,7 +17,7 @@ const referencePage = "errors"
 
 // errorTableFile is the file, in a Go package's directory, that holds the
 // package's error table as data. Package mcp's tests write it from the
-// table (go generate ./mcp) and fail when it is stale, so the site reads
+// table (go generate ./...) and fail when it is stale, so the site reads
 // the table without reading Go.
 const errorTableFile = "errortable.json"
 

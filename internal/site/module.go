@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
 	"io/fs"
@@ -66,23 +67,65 @@ func (s *Site) addModules(b *Browser) (map[string]module, error) {
 	return mods, nil
 }
 
-// packModules compresses each module and splits it into script files.
+// packModules packs each module, side by side, or takes it from lastPacked
+// when it is the module packed last for its chapter: a guide served while
+// one chapter is edited packs that chapter's module alone.
 func (b *Browser) packModules() {
 	b.packed = make(map[string]packedModule)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
 	for chapter, wasm := range b.Modules {
-		var z bytes.Buffer
-		w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
-		w.Write(wasm)
-		w.Close()
-		enc := base64.StdEncoding.EncodeToString(z.Bytes())
-		p := packedModule{module{name: path.Base(chapter), size: z.Len()}, make(map[string][]byte)}
-		for from := 0; from < len(enc); from += modulePartSize {
-			part := enc[from:min(from+modulePartSize, len(enc))]
-			p.files[p.partFile(p.parts)] = fmt.Appendf(nil, "guideModulePart(%s, %d, %q);\n", strconv.Quote(p.name), p.parts, part)
-			p.parts++
-		}
-		b.packed[chapter] = p
+		wg.Go(func() {
+			sum := sha256.Sum256(wasm)
+			lastPacked.Lock()
+			last, ok := lastPacked.m[chapter]
+			lastPacked.Unlock()
+			p := last.packed
+			if !ok || last.sum != sum {
+				p = packModule(chapter, wasm)
+				lastPacked.Lock()
+				if lastPacked.m == nil {
+					lastPacked.m = make(map[string]packedEntry)
+				}
+				lastPacked.m[chapter] = packedEntry{sum, p}
+				lastPacked.Unlock()
+			}
+			mu.Lock()
+			b.packed[chapter] = p
+			mu.Unlock()
+		})
 	}
+	wg.Wait()
+}
+
+// lastPacked is the module packModules packed last for each chapter, by
+// chapter directory, with the SHA-256 of its bytes.
+var lastPacked struct {
+	sync.Mutex
+	m map[string]packedEntry
+}
+
+// packedEntry is an entry of lastPacked.
+type packedEntry struct {
+	sum    [sha256.Size]byte
+	packed packedModule
+}
+
+// packModule compresses a chapter's module and splits it into script
+// files.
+func packModule(chapter string, wasm []byte) packedModule {
+	var z bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	w.Write(wasm)
+	w.Close()
+	enc := base64.StdEncoding.EncodeToString(z.Bytes())
+	p := packedModule{module{name: path.Base(chapter), size: z.Len()}, make(map[string][]byte)}
+	for from := 0; from < len(enc); from += modulePartSize {
+		part := enc[from:min(from+modulePartSize, len(enc))]
+		p.files[p.partFile(p.parts)] = fmt.Appendf(nil, "guideModulePart(%s, %d, %q);\n", strconv.Quote(p.name), p.parts, part)
+		p.parts++
+	}
+	return p
 }
 
 // partFile is the site path of the module's script file i.

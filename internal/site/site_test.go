@@ -325,7 +325,7 @@ func TestBuildErrorText(t *testing.T) {
 			`docs/index/en.md: section wire: heading "On the wire" has no id: end its line with {#on-the-wire}, the id every language gives it and links use`},
 		{"## Wire {#wire}\n\nSee [below](#gone).\n",
 			`docs/index/en.md: section wire: link "#gone": index.html has no anchor #gone (no heading there ends in {#gone}, and no transcript has that id)`},
-		{":::paste x\n", `docs/index/en.md: section (top): :::paste x: unknown directive "paste": the directives are go, example, transcript, message, error, errors, sdks, file (see CONTRIBUTING.md, Directive reference)`},
+		{":::paste x\n", `docs/index/en.md: section (top): :::paste x: unknown directive "paste": the directives are go, example, transcript, message, error, errors, sdks, file, callpath, also (see CONTRIBUTING.md, Directive reference)`},
 	} {
 		_, err := Build(Config{Root: testRoot(t), Docs: testDocs(t, en("index", tt.body)), DocsDir: "docs"})
 		if err == nil || err.Error() != tt.want {
@@ -784,5 +784,17 @@ func TestSplitSections(t *testing.T) {
 	}
 	if c := splitSections("T", "S2", []byte(body)); c[0].version == a[0].version || c[1].version != a[1].version {
 		t.Errorf("a summary edit changed %v into %v", a, c)
+	}
+}
+
+// TestRowHeaders: in a table whose top-left header cell is empty, the
+// first cell of each row is a row header; in any other table, a data cell.
+func TestRowHeaders(t *testing.T) {
+	s := mustBuild(t, en("index", "| | a | b |\n| --- | --- | --- |\n| one | 1 | 2 |\n\n| x | a |\n| --- | --- |\n| two | 3 |\n"))
+	page := string(s.Files["index.html"])
+	for _, want := range []string{"<th></th>\n<th>a</th>", "<th scope=\"row\">one</th>\n<td>1</td>", "<td>two</td>\n<td>3</td>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("index.html lacks %q:\n%s", want, page)
+		}
 	}
 }

@@ -147,11 +147,12 @@ func join(problems []string) string {
 	return b.String()
 }
 
-// pointer is the JSON pointer of a value being checked, joined only when
-// needed: most values are valid and have no scalar children to point at.
+// pointer is the JSON pointer of a value being checked, joined and
+// escaped only when needed: most values are valid and have no scalar
+// children to point at.
 type pointer struct {
 	parent string // the parent's pointer; "" for the root
-	token  string // escaped; "" for the root
+	token  string // not escaped yet; "" for the root
 	child  bool   // false for the root
 }
 
@@ -160,7 +161,7 @@ func (p pointer) String() string {
 	if !p.child {
 		return ""
 	}
-	return p.parent + "/" + p.token
+	return p.parent + "/" + escapePointer(p.token)
 }
 
 // at is the pointer as messages show it, the root as "/".
@@ -243,7 +244,7 @@ func (c *Checker) walkObject(ptr string, v jsonwire.Value, problems *[]string) {
 	}
 	for _, name := range c.order {
 		if e, ok := v.Member(name); ok {
-			c.props[name].walk(pointer{ptr, escapePointer(name), true}, e, problems)
+			c.props[name].walk(pointer{ptr, name, true}, e, problems)
 		}
 	}
 	var unknown []string
@@ -254,7 +255,7 @@ func (c *Checker) walkObject(ptr string, v jsonwire.Value, problems *[]string) {
 		if c.closed {
 			unknown = append(unknown, name)
 		} else {
-			c.extra.walk(pointer{ptr, escapePointer(name), true}, e, problems)
+			c.extra.walk(pointer{ptr, name, true}, e, problems)
 		}
 	}
 	slices.Sort(unknown)

@@ -13,11 +13,6 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){"02-protocol-errors": main})
 }
 
-// The pins are refreshed by go generate ./... (from this module's root or
-// the repository's), which runs this line.
-//
-//go:generate go test -run ^TestScripts$ -update
-
 // TestScripts pins what the official Go SDK sends for the guide's requests,
 // in testdata/scripts/02-protocol-errors.
 func TestScripts(t *testing.T) {

@@ -13,11 +13,6 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){"01-tool-errors-result": main})
 }
 
-// The pins are refreshed by go generate ./... (from this module's root, or
-// from the guide's, which runs it here), which runs this line.
-//
-//go:generate go test -run ^TestScripts$ -update
-
 // TestScripts pins what this main sends, in testdata/scripts/01-tool-errors-result.
 func TestScripts(t *testing.T) {
 	exchange.RunDir(t, "../testdata/scripts/01-tool-errors-result")

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/mcpbookshop/guide/internal/callpath"
 )
 
 // resolver resolves directives against the repository. It caches what it
@@ -23,8 +25,9 @@ type resolver struct {
 	packages    map[string][]*ast.File // parsed packages by directory
 	tables      map[string][]errorRow  // error tables by package directory
 	highlighted map[string]template.HTML
-	goNames     *goIndex            // the module's Go declarations, for the code-span check
-	stale       map[string]StalePin // Config.Stale
+	goNames     *goIndex                 // the module's Go declarations, for the code-span check
+	pins        map[string]*callpath.Pin // measured paths by file, for :::callpath
+	stale       map[string]StalePin      // Config.Stale
 
 	// The page being resolved: its slug, its Markdown, and how its links
 	// are rewritten (see fallback).
@@ -52,6 +55,7 @@ func newResolver(root fs.FS, modules map[string]module) *resolver {
 		packages:    make(map[string][]*ast.File),
 		tables:      make(map[string][]errorRow),
 		highlighted: make(map[string]template.HTML),
+		pins:        make(map[string]*callpath.Pin),
 	}
 }
 
