@@ -111,7 +111,7 @@ func (c *pinCheck) check(ctx context.Context, log io.Writer, bin string, built m
 		}
 	}
 	if len(args) > 3 {
-		if _, err := goOutputLow(ctx, c.root, nil, args...); err != nil {
+		if _, err := goOutput(ctx, c.root, nil, args...); err != nil {
 			return err
 		}
 		for _, ch := range chapters {
@@ -172,7 +172,7 @@ func chapterKeys(ctx context.Context, root string, chapters []string) (map[strin
 	for _, ch := range chapters {
 		args = append(args, "./"+ch)
 	}
-	out, err := goOutputLow(ctx, root, nil, args...)
+	out, err := goOutput(ctx, root, nil, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -57,8 +57,8 @@ const (
 // An edit is served as soon as the pages are rendered: a chapter whose
 // browser module no longer matches its sources loses its Run buttons
 // until the module is compiled again, in the background, and the guide
-// rebuilt with it; only then does the pins' check start, so that neither
-// delays the edited page.
+// rebuilt with it; the pins' check starts beside that compile, so that
+// neither delays the edited page.
 type liveSite struct {
 	root string
 	// compile compiles the chapters for the browser; nil means
@@ -151,16 +151,13 @@ func (l *liveSite) current() http.Handler {
 	if n := l.publish(build); again {
 		l.logf("%s; rebuilt the guide in %.1fs and told %d open page(s) to reload.\n", why, time.Since(start).Seconds(), n)
 	}
-	// Now that the edit is served: the modules, then the pins.
-	switch {
-	case len(left) > 0 && !l.compiling && !maps.Equal(modules, l.failedFrom):
+	// Now that the edit is served, the modules and the pins, side by side.
+	if len(left) > 0 && !l.compiling && !maps.Equal(modules, l.failedFrom) {
 		l.compileLater(modules)
-	case l.compiling || len(left) > 0:
-	default:
-		if check := l.sourcesStamp(pinInputs); check != l.checkStamp {
-			l.checkStamp = check
-			l.pins.changed()
-		}
+	}
+	if check := l.sourcesStamp(pinInputs); check != l.checkStamp {
+		l.checkStamp = check
+		l.pins.changed()
 	}
 	return l.handler
 }

@@ -238,23 +238,8 @@ func wasmExec(ctx context.Context, root string) ([]byte, error) {
 // goOutput runs the go command in dir with env added, and returns its
 // standard output, or its output in the error when it fails.
 func goOutput(ctx context.Context, dir string, env []string, args ...string) (string, error) {
-	return runGo(exec.CommandContext(ctx, "go", args...), dir, env, args)
-}
-
-// goOutputLow is goOutput at a lower priority, where the system has nice:
-// the background work of the served guide (the pins' check) yields the
-// processors to the rebuild of the page being edited.
-func goOutputLow(ctx context.Context, dir string, env []string, args ...string) (string, error) {
-	nice, err := exec.LookPath("nice")
-	if err != nil {
-		return goOutput(ctx, dir, env, args...)
-	}
-	return runGo(exec.CommandContext(ctx, nice, append([]string{"-n", "10", "go"}, args...)...), dir, env, args)
-}
-
-// runGo runs cmd, the go command with args, as goOutput says.
-func runGo(cmd *exec.Cmd, dir string, env []string, args []string) (string, error) {
 	var stdout, stderr strings.Builder
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &stdout, &stderr
 	cmd.Env = append(os.Environ(), env...)
 	if err := cmd.Run(); err != nil {

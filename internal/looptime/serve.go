@@ -25,80 +25,189 @@ const (
 	chapterPage    = "/tool-errors.html"
 )
 
-// serve times how long a chapter edit takes to reach the served guide,
-// runs times, in a copy of the repository.
-func serve(runs int) error {
+// served is the guide served from a copy of the repository, as
+// go run ./docs serves it, with the stream of its builds open.
+type served struct {
+	dir    string
+	url    string
+	builds <-chan string // each build's name
+	cmd    *exec.Cmd
+	stop   func()
+}
+
+// serveCopy copies the repository, serves it, and waits for the first
+// build; stop ends the server and removes the copy.
+func serveCopy() (*served, error) {
 	dir, err := copyRepository()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer os.RemoveAll(dir)
+	s := &served{dir: dir, stop: func() { os.RemoveAll(dir) }}
 	bin := filepath.Join(dir, "docs-server")
 	build := exec.Command("go", "build", "-o", bin, "./docs")
 	build.Dir = dir
 	if out, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build ./docs: %v\n%s", err, out)
+		s.stop()
+		return nil, fmt.Errorf("go build ./docs: %v\n%s", err, out)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return err
+		s.stop()
+		return nil, err
 	}
 	addr := ln.Addr().String()
 	ln.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-addr", addr)
-	cmd.Dir = dir
-	cmd.Stderr = &prefixed{w: os.Stdout, prefix: "  docs: "} // what it says it does, and how long it took
-	stdout, err := cmd.StdoutPipe()
+	s.cmd = exec.CommandContext(ctx, bin, "-addr", addr)
+	s.cmd.Dir = dir
+	s.cmd.Stderr = &prefixed{w: os.Stdout, prefix: "  docs: "} // what it says it does, and how long it took
+	stdout, err := s.cmd.StdoutPipe()
 	if err != nil {
-		return err
+		cancel()
+		s.stop()
+		return nil, err
 	}
 	fmt.Printf("copied the repository; load average %s; waiting for the first build\n", loadavg())
-	if err := cmd.Start(); err != nil {
-		return err
+	if err := s.cmd.Start(); err != nil {
+		cancel()
+		s.stop()
+		return nil, err
 	}
-	defer func() {
+	s.stop = func() {
 		cancel() // kills the server
-		cmd.Wait()
-	}()
+		s.cmd.Wait()
+		os.RemoveAll(dir)
+	}
 	if _, err := bufio.NewReader(stdout).ReadString('\n'); err != nil {
-		return fmt.Errorf("the docs server did not start: %v", err)
+		s.stop()
+		return nil, fmt.Errorf("the docs server did not start: %v", err)
 	}
 	go io.Copy(io.Discard, stdout)
-	builds, err := buildEvents(ctx, "http://"+addr+"/_live")
+	s.url = "http://" + addr
+	if s.builds, err = buildEvents(ctx, s.url+"/_live"); err != nil {
+		s.stop()
+		return nil, err
+	}
+	<-s.builds // the first build's name, sent when the stream opens
+	return s, nil
+}
+
+// waitPage waits for builds until the chapter's page satisfies ok, and
+// returns the build's name; it fails after 5 minutes.
+func (s *served) waitPage(ok func(page string) bool) (string, error) {
+	var current string
+	for {
+		if page, err := get(s.url + chapterPage); err == nil && ok(page) {
+			return current, nil
+		}
+		select {
+		case current = <-s.builds:
+		case <-time.After(5 * time.Minute):
+			return "", fmt.Errorf("the page is not as awaited 5 minutes after the edit")
+		}
+	}
+}
+
+// reword returns chapter 01's message reworded for run i.
+func reword(i int) string {
+	return fmt.Sprintf(`in the catalog (edit %d at %d).", args.Title)`, i+1, time.Now().UnixNano())
+}
+
+// shows reports whether page shows the reworded message next.
+func shows(page, next string) bool {
+	return strings.Contains(page, strings.TrimSuffix(next, `", args.Title)`))
+}
+
+// buildNote names the build a run waited for, if it waited for one (a
+// request made while the server rebuilds gets the new build at once).
+func buildNote(build string) string {
+	if build == "" {
+		return ""
+	}
+	return " (build " + build + ")"
+}
+
+// staleMark is how a page marks a stale transcript.
+const staleMark = `class="stale-pin"`
+
+// serve times how long a chapter edit takes to reach the served guide,
+// runs times, in a copy of the repository.
+func serve(runs int) error {
+	s, err := serveCopy()
 	if err != nil {
 		return err
 	}
-	<-builds // the first build's name, sent when the stream opens
-	var current string
+	defer s.stop()
 	text := chapterMessage
 	var times, cpus []time.Duration
 	for i := range runs {
-		next := fmt.Sprintf(`in the catalog (edit %d at %d).", args.Title)`, i+1, time.Now().UnixNano())
-		restore, err := apply(dir, []edit{{chapterFile, text, next}})
+		next := reword(i)
+		restore, err := apply(s.dir, []edit{{chapterFile, text, next}})
 		if err != nil {
 			return err
 		}
-		start, cpu := time.Now(), cpuTime(cmd.Process.Pid)
-		for {
-			select {
-			case current = <-builds:
-			case <-time.After(5 * time.Minute):
-				restore()
-				return fmt.Errorf("no new build 5 minutes after the edit")
-			}
-			if page, err := get("http://" + addr + chapterPage); err == nil && strings.Contains(page, strings.TrimSuffix(next, `", args.Title)`)) {
-				break
-			}
+		start, cpu := time.Now(), cpuTime(s.cmd.Process.Pid)
+		build, err := s.waitPage(func(page string) bool { return shows(page, next) })
+		if err != nil {
+			restore()
+			return err
 		}
-		d, c := time.Since(start), cpuTime(cmd.Process.Pid)-cpu
-		fmt.Printf("run %d: %.1fs, %.1fs of CPU (build %s)\n", i+1, d.Seconds(), c.Seconds(), current)
+		d, c := time.Since(start), cpuTime(s.cmd.Process.Pid)-cpu
+		fmt.Printf("run %d: %.1fs, %.1fs of CPU%s\n", i+1, d.Seconds(), c.Seconds(), buildNote(build))
 		times, cpus = append(times, d), append(cpus, c)
 		text = next
 	}
 	report("a chapter edit on the served page", times)
 	report("its CPU time (user and system, the server and the processes it waited for)", cpus)
+	return nil
+}
+
+// stale times, runs times, how long a chapter edit that changes pinned
+// replies takes to be marked stale on the served page, and how long the
+// edit itself takes to show there; after each run it puts the chapter
+// back and waits for the marks to clear, which it times too.
+func stale(runs int) error {
+	s, err := serveCopy()
+	if err != nil {
+		return err
+	}
+	defer s.stop()
+	if _, err := s.waitPage(func(page string) bool { return !strings.Contains(page, staleMark) }); err != nil {
+		return err
+	}
+	var shown, marked, cleared []time.Duration
+	for i := range runs {
+		next := reword(i)
+		restore, err := apply(s.dir, []edit{{chapterFile, chapterMessage, next}})
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		var edited time.Duration
+		build, err := s.waitPage(func(page string) bool {
+			if edited == 0 && shows(page, next) {
+				edited = time.Since(start)
+			}
+			return edited != 0 && strings.Contains(page, staleMark)
+		})
+		d := time.Since(start)
+		if err2 := restore(); err == nil {
+			err = err2
+		}
+		if err != nil {
+			return err
+		}
+		back := time.Now()
+		if _, err := s.waitPage(func(page string) bool { return !shows(page, next) && !strings.Contains(page, staleMark) }); err != nil {
+			return err
+		}
+		c := time.Since(back)
+		fmt.Printf("run %d: the edit shown after %.1fs, marked stale after %.1fs%s, the marks cleared %.1fs after the chapter was put back\n", i+1, edited.Seconds(), d.Seconds(), buildNote(build), c.Seconds())
+		shown, marked, cleared = append(shown, edited), append(marked, d), append(cleared, c)
+	}
+	report("a chapter edit on the served page", shown)
+	report("its stale pins marked on the page", marked)
+	report("the marks cleared once the chapter is put back", cleared)
 	return nil
 }
 
