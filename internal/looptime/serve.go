@@ -11,9 +11,11 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -31,8 +33,10 @@ type served struct {
 	dir    string
 	url    string
 	builds <-chan string // each build's name
+	build  string        // the last one received
 	cmd    *exec.Cmd
 	stop   func()
+	log    said // what the server says
 }
 
 // serveCopy copies the repository, serves it, and waits for the first
@@ -60,7 +64,7 @@ func serveCopy() (*served, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cmd = exec.CommandContext(ctx, bin, "-addr", addr)
 	s.cmd.Dir = dir
-	s.cmd.Stderr = &prefixed{w: os.Stdout, prefix: "  docs: "} // what it says it does, and how long it took
+	s.cmd.Stderr = &prefixed{w: os.Stdout, prefix: "  docs: ", said: &s.log} // what it says it does, and how long it took
 	stdout, err := s.cmd.StdoutPipe()
 	if err != nil {
 		cancel()
@@ -88,7 +92,11 @@ func serveCopy() (*served, error) {
 		s.stop()
 		return nil, err
 	}
-	<-s.builds // the first build's name, sent when the stream opens
+	s.build = <-s.builds // the first build's name, sent when the stream opens
+	if err := s.settle(0); err != nil {
+		s.stop()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -102,10 +110,72 @@ func (s *served) waitPage(ok func(page string) bool) (string, error) {
 		}
 		select {
 		case current = <-s.builds:
+			s.build = current
 		case <-time.After(5 * time.Minute):
 			return "", fmt.Errorf("the page is not as awaited 5 minutes after the edit")
 		}
 	}
+}
+
+// settle waits, untimed, until the server is done with an edit: the
+// pins of chapter 01 checked since it said line from, and the build
+// published with every Run button (no "+without-" in its name), as a
+// contributor who reads the page before the next edit finds it. Each run
+// then times an edit alone, not the tail of the one before.
+func (s *served) settle(from int) error {
+	deadline := time.After(5 * time.Minute)
+	for {
+		checked, said := s.log.since(from, "Checked the pins of "+path.Dir(chapterFile))
+		if checked && !strings.Contains(s.build, "+without-") {
+			return nil
+		}
+		select {
+		case s.build = <-s.builds:
+		case <-said:
+		case <-deadline:
+			return fmt.Errorf("the server did not settle 5 minutes after the edit")
+		}
+	}
+}
+
+// said holds the lines a server said, and tells who waits of each new one.
+type said struct {
+	mu    sync.Mutex
+	lines []string
+	next  chan struct{} // closed by the next line
+}
+
+func (s *said) add(line string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lines = append(s.lines, line)
+	if s.next != nil {
+		close(s.next)
+		s.next = nil
+	}
+}
+
+// count returns how many lines were said.
+func (s *said) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.lines)
+}
+
+// since reports whether a line said from the line numbered from on holds
+// text, and returns a channel closed by the next line.
+func (s *said) since(from int, text string) (bool, <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, line := range s.lines[min(from, len(s.lines)):] {
+		if strings.Contains(line, text) {
+			return true, nil
+		}
+	}
+	if s.next == nil {
+		s.next = make(chan struct{})
+	}
+	return false, s.next
 }
 
 // reword returns chapter 01's message reworded for run i.
@@ -146,6 +216,7 @@ func serve(runs int) error {
 		if err != nil {
 			return err
 		}
+		from := s.log.count()
 		start, cpu := time.Now(), cpuTime(s.cmd.Process.Pid)
 		build, err := s.waitPage(func(page string) bool { return shows(page, next) })
 		if err != nil {
@@ -156,6 +227,9 @@ func serve(runs int) error {
 		fmt.Printf("run %d: %.1fs, %.1fs of CPU%s\n", i+1, d.Seconds(), c.Seconds(), buildNote(build))
 		times, cpus = append(times, d), append(cpus, c)
 		text = next
+		if err := s.settle(from); err != nil {
+			return err
+		}
 	}
 	report("a chapter edit on the served page", times)
 	report("its CPU time (user and system, the server and the processes it waited for)", cpus)
@@ -191,6 +265,7 @@ func stale(runs int) error {
 			return edited != 0 && strings.Contains(page, staleMark)
 		})
 		d := time.Since(start)
+		from := s.log.count()
 		if err2 := restore(); err == nil {
 			err = err2
 		}
@@ -202,6 +277,9 @@ func stale(runs int) error {
 			return err
 		}
 		c := time.Since(back)
+		if err := s.settle(from); err != nil {
+			return err
+		}
 		fmt.Printf("run %d: the edit shown after %.1fs, marked stale after %.1fs%s, the marks cleared %.1fs after the chapter was put back\n", i+1, edited.Seconds(), d.Seconds(), buildNote(build), c.Seconds())
 		shown, marked, cleared = append(shown, edited), append(marked, d), append(cleared, c)
 	}
@@ -238,6 +316,7 @@ func cpuTime(pid int) time.Duration {
 type prefixed struct {
 	w       io.Writer
 	prefix  string
+	said    *said // keeps each line too
 	partial []byte
 }
 
@@ -249,6 +328,7 @@ func (p *prefixed) Write(b []byte) (int, error) {
 			return len(b), nil
 		}
 		fmt.Fprintf(p.w, "%s%s\n", p.prefix, line)
+		p.said.add(string(line))
 		p.partial = rest
 	}
 }
