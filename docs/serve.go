@@ -58,7 +58,8 @@ const (
 // browser module no longer matches its sources loses its Run buttons
 // until the module is compiled again, in the background, and the guide
 // rebuilt with it; the pins' check starts beside that compile, so that
-// neither delays the edited page.
+// neither delays the edited page, and a module compiled first waits for
+// the check's marks, the guide then rebuilt once for both.
 type liveSite struct {
 	root string
 	// compile compiles the chapters for the browser; nil means
@@ -119,16 +120,19 @@ func (l *liveSite) current() http.Handler {
 	defer l.mu.Unlock()
 	stamp := l.sourcesStamp(watched)
 	edited := stamp != l.stamp // sourcesStamp is never "", so the first call builds
-	if !edited && !l.compiled && (l.pins.checked() == l.checked || staleStamp(l.pins.stale()) == l.marks) {
+	marked := l.pins.checked() != l.checked && staleStamp(l.pins.stale()) != l.marks
+	if !edited && !marked && (!l.compiled || l.pins.busy()) {
+		// Newly compiled modules wait for a running check of the pins,
+		// whose marks matter more, so that both come in one rebuild.
 		l.checked = l.pins.checked()
 		return l.handler
 	}
 	why := "Sources changed"
 	switch {
-	case !edited && l.compiled:
-		why = "The browser modules are compiled"
-	case !edited:
+	case !edited && marked:
 		why = "The pins' check changed the stale marks"
+	case !edited:
+		why = "The browser modules are compiled"
 	}
 	start, again := time.Now(), l.stamp != ""
 	l.stamp, l.compiled = stamp, false
