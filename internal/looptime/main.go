@@ -21,7 +21,10 @@
 // serves the guide from such a copy (a go build of ./docs, run with a free
 // loopback port), waits for its first build, then N times rewords chapter
 // 01's tool error and times how long until the served build changes and the
-// tool-errors page shows the new text, as an open page sees it.
+// tool-errors page shows the new text, as an open page sees it. Between
+// runs, untimed, it waits until the server is done with the edit (the pins
+// of chapter 01 checked, the Run buttons back), as a contributor who reads
+// the page before the next edit finds it.
 //
 //	go run ./internal/looptime stale [-runs N]
 //
