@@ -251,11 +251,10 @@ func kindNames(files []*ast.File) ([]string, error) {
 			var names []string
 			for _, s := range g.Specs {
 				vs := s.(*ast.ValueSpec)
-				call, ok := vs.Values[0].(*ast.CallExpr)
-				if len(vs.Names) != 1 || len(vs.Values) != 1 || !ok {
+				if len(vs.Names) != 1 || len(vs.Values) != 1 {
 					return nil, fmt.Errorf("the rows must be one variable block, each variable given a row by a constructor, as errHandlerError is")
 				}
-				if fn, ok := call.Fun.(*ast.Ident); !ok || !strings.HasPrefix(fn.Name, "new") {
+				if call, ok := vs.Values[0].(*ast.CallExpr); !ok || !isConstructor(call.Fun) {
 					return nil, fmt.Errorf("row %s is not made by a constructor", vs.Names[0].Name)
 				}
 				names = append(names, vs.Names[0].Name)
@@ -264,4 +263,11 @@ func kindNames(files []*ast.File) ([]string, error) {
 		}
 	}
 	return nil, fmt.Errorf("no variable block starting with errHandlerError")
+}
+
+// isConstructor reports whether fn names a row's constructor, newRow1 or
+// another function named new...Row...
+func isConstructor(fn ast.Expr) bool {
+	id, ok := fn.(*ast.Ident)
+	return ok && strings.HasPrefix(id.Name, "new") && strings.Contains(id.Name, "Row")
 }
