@@ -183,23 +183,23 @@ func newTextRow2(r errorRow) textRow2       { return textRow2{addRow(r, 2)} }
 func newTextRow3(r errorRow) textRow3       { return textRow3{addRow(r, 3)} }
 
 // error returns the protocol error of row r.
-func (r row0) error() *Error { return r.fill() }
+func (r row0) error() *Error { return fillError(r.errKind) }
 
 // error returns the protocol error of row r, with a filling its placeholder.
-func (r row1) error(a string) *Error { return r.fill(a) }
+func (r row1) error(a string) *Error { return fillError(r.errKind, a) }
 
 // error returns the protocol error of row r, with a and b filling its
 // placeholders in order.
-func (r row2) error(a, b string) *Error { return r.fill(a, b) }
+func (r row2) error(a, b string) *Error { return fillError(r.errKind, a, b) }
 
 // error returns the protocol error of row r, with a, b and c filling its
 // placeholders in order.
-func (r row3) error(a, b, c string) *Error { return r.fill(a, b, c) }
+func (r row3) error(a, b, c string) *Error { return fillError(r.errKind, a, b, c) }
 
 // error returns the protocol error of row r for the versions supported
 // and the one requested.
 func (r versionsRow) error(supported []string, requested string) *Error {
-	return r.fill(supported, requested)
+	return fillError(r.errKind, supported, requested)
 }
 
 // withCause returns the protocol error of row r, made as by error, that
@@ -229,11 +229,13 @@ func (r textRow3) text(name, a, b string) string {
 	return fillText(r.row().message, name, a, b)
 }
 
-// fill returns the protocol error of row k. Its values fill the
+// fillError returns the protocol error of row k. Its values fill the
 // placeholders of the message and then of data, one value for each name
 // in the order the names first appear: a text for a placeholder in a text,
-// any value for one in a JSON object.
-func (k errKind) fill(values ...any) *Error {
+// any value for one in a JSON object. It is the rows' error methods' to
+// call, which give it the values the row takes; a function rather than a
+// method of errKind, so that no row offers it in place of its own.
+func fillError(k errKind, values ...any) *Error {
 	row := k.row()
 	var names []string
 	value := func(name string) any {
