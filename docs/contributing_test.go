@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/mcpbookshop/guide/internal/exchange"
+	"github.com/mcpbookshop/guide/internal/mcptest"
 	"github.com/mcpbookshop/guide/internal/site"
 )
 
@@ -81,7 +82,7 @@ var walks = []walk{
 			{
 				file: "testdata/scripts/01-tool-errors/modern.txtar",
 				new: "-- req/empty-title.jsonl --\n" +
-					`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_author","arguments":{"title":""},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}` + "\n",
+					mcptest.ToolCall("1", "get_author", `{"title":""}`) + "\n",
 			},
 			{
 				file: "docs/tool-errors/en.md",

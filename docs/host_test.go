@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpbookshop/guide/internal/lockstep"
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // TestHostConfig starts chapter 01 as the host configuration on Running
@@ -46,7 +47,7 @@ func TestHostConfig(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	var replies []string
-	ask := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_author","arguments":{"title":"Nothing"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	ask := mcptest.ToolCall("1", "get_author", `{"title":"Nothing"}`)
 	err = lockstep.Run(t.Context(), exec.Command(bin, server.Args...), []string{ask}, lockstep.ReplyTimeout, func(line []byte) {
 		replies = append(replies, string(line))
 	})

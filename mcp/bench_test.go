@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"testing"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // The benchmarks below time one request line to one response line in
@@ -57,15 +59,12 @@ func newBenchResourceServer() *Server {
 	return s
 }
 
-// modernMeta is the _meta of a modern request.
-const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
-
 // benchCall returns a tools/call line for get_author with the given
 // arguments, in the modern era or the legacy one.
 func benchCall(args string, modern bool) []byte {
 	meta := ""
 	if modern {
-		meta = modernMeta + ","
+		meta = mcptest.Meta + ","
 	}
 	return []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{` + meta + `"name":"get_author","arguments":` + args + `}}`)
 }
@@ -74,7 +73,7 @@ func benchCall(args string, modern bool) []byte {
 func benchRead(uri string, modern bool) []byte {
 	meta := ""
 	if modern {
-		meta = modernMeta + ","
+		meta = mcptest.Meta + ","
 	}
 	return []byte(`{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{` + meta + `"uri":"` + uri + `"}}`)
 }

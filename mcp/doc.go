@@ -84,77 +84,10 @@
 // # Speed
 //
 // Most of the core is written the plain way. A few paths that every call
-// takes are written for speed instead, each fenced by a test that compares
-// it with the plain way it replaces, and timed by a benchmark whose comment
-// gives the figures measured when it was written. A change to one of them
-// keeps its tests passing and compares its benchmark before and after,
-// over several runs each, as single figures on a busy machine swing.
-// BenchmarkToolsCall and BenchmarkResourcesRead time a whole call in
-// process; the benchmarks of parts_bench_test.go show where its time goes,
-// and BenchmarkHTTPFloor sets the HTTP server beside a plain net/http
-// handler.
-//
-//   - Results written by hand (jsonrpc.go's appendResult): the results
-//     sent most often, a tool result without structured content, a
-//     resource read and an [Error], are appended to the response line
-//     directly: one of them ends almost every call, and encoding/json's
-//     reflection was the largest part of encoding it. Held by
-//     TestAppendJSONMatchesEncodingJSON, FuzzAppendResult, and
-//     TestAppendResultWritesEveryField, which sets every field of those
-//     types by reflection, so that a field added to one later fails the
-//     test until appendResult writes it; timed by BenchmarkAppendResult
-//     and BenchmarkEncodeResult.
-//   - Lines scanned without reflection (internal/jsonwire's scan.go and
-//     decode.go): a plain request line is scanned in one pass into the
-//     message, its params and a tree of its arguments; any other line is
-//     decoded by jsonwire.Unmarshal, with encoding/json's rules and error
-//     texts and names matched exactly. Held by
-//     TestScanMessageMatchesUnmarshal, FuzzScanMessage,
-//     TestUnmarshalMatchesEncodingJSON and FuzzServeLines; timed by
-//     BenchmarkDecode.
-//   - Arguments read once (internal/schema, jsonwire.Decoder): the schema
-//     checker reads the tree the scanner built, and a tool's arguments are
-//     filled into its Go type from that same tree, so one engine parses
-//     them, once; what the tree cannot fill as Unmarshal would (a type
-//     that decodes itself, a number that does not fit) is left to
-//     Unmarshal. Held by TestScanValueMatchesEncodingJSON, FuzzScanValue,
-//     TestDecoderMatchesUnmarshal, FuzzDecoder, TestSchemaMessages and
-//     FuzzToolArguments; timed by BenchmarkSchemaCheck and
-//     BenchmarkToolsCall.
-//   - Handlers run by the reader (stream.go's conn and handoff): the
-//     goroutine reading a stream runs each handler itself, instead of
-//     starting a goroutine per call, and hands reading over to a new
-//     goroutine when a handler outlasts handoffDelay. Held by
-//     TestHandoffOfALongHandler, TestHandoffOneReaderAtATime,
-//     TestServeHandoffUnderLoad and TestServeCancelAfterQuickCalls; timed
-//     by BenchmarkServeLine.
-//   - Lines read in place (lines.go's lineReader): a line that fits the
-//     read buffer is served from it, without a copy. Held by
-//     TestLineReader, TestServeLineTooLong and TestServeLineWithinLimit; it
-//     has no benchmark of its own (TestSoakStdio, run with -soak, bounds
-//     its memory).
-//   - Log lines gathered (log.go's logWriter): the default logger's lines
-//     are written together, a few milliseconds apart, instead of a system
-//     call each, which would cost as much as the reply. Held by
-//     TestLogWriterGathersLines, TestLogWriterFlushesAfterTheDelay and
-//     TestServeFlushesTheDefaultLog; timed by BenchmarkHTTPFloor's
-//     toolError, whose server logs through it.
-//   - Recycled buffers (jsonrpc.go's bufPool, http.go's bodyPool):
-//     response lines and HTTP request bodies are built in pooled buffers.
-//     Held by TestBodyBufferRead and the HTTP tests; timed by
-//     BenchmarkEncodeResult and BenchmarkHTTPFloor.
-//   - The usual headers taken whole (http_check.go's checkMedia): the
-//     Accept and Content-Type that clients send are compared as they are
-//     before any parsing. Held by TestHTTPAllowed and TestHTTPErrorPaths;
-//     timed by BenchmarkHTTPFloor.
-//   - Error texts filled in one allocation (errortable.go's fillText).
-//     Held by TestFillText; timed by BenchmarkToolsCall's toolError.
-//   - URI templates matched by a compiled scan (internal/urimatch), for the
-//     simple templates servers usually register; the template library
-//     matches the rest. Held by TestTemplateMatchAsTheLibrary,
-//     FuzzTemplateMatch and FuzzURITemplate; timed by
-//     BenchmarkTemplateMatch and BenchmarkResourcesRead.
-//   - Startup: tool names are checked without a regular expression, which
-//     every program would compile (TestValidToolName), and a tool's schemas
-//     are marshalled by the first tools/list, not by [AddTool].
+// takes are written for speed instead, the scanner of request lines and
+// the results written by hand among them, each held by tests to the plain
+// way it replaces and timed beside it by a benchmark. The guide's page
+// "Inside the core" follows one call through them; the doc comment of
+// BenchmarkFastPaths, in fastpaths_bench_test.go, lists them all, with the
+// tests and benchmarks of each.
 package mcp

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"fmt"
+	"log/slog"
 )
 
 // JSON-RPC 2.0 and MCP error codes. Return them in an [Error] instead of
@@ -157,3 +158,42 @@ type ToolError struct {
 
 // Error returns Text.
 func (e *ToolError) Error() string { return e.Text }
+
+// PanicError is a panic the server recovered from a handler. The client
+// gets a bare tool error ("Error executing tool <name>"), or an internal
+// error from a resource handler; the value and stack, which may hold what
+// no client should see, go to the log and to [Options.OnError] only.
+type PanicError struct {
+	// Value is what the handler passed to panic.
+	Value any
+	// Stack is the panicking goroutine's stack, as [runtime/debug.Stack]
+	// formats it.
+	Stack []byte
+}
+
+// Error returns "panic: " and the value.
+func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+
+// Unwrap returns the value if it is an error (a [runtime.Error] such as an
+// index out of range, say), so that errors.As sees through the panic.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// LogValue logs the value and the stack, as one value.
+func (e *PanicError) LogValue() slog.Value {
+	return slog.StringValue(e.Error() + "\n" + string(e.Stack))
+}
+
+// ArgumentsError is arguments a tool rejected before its handler ran: they
+// fail its input schema, or do not fit its Go type (a number too large for
+// its field, say). The client gets a tool error whose text, after "Error
+// executing tool <name>: ", is Message.
+type ArgumentsError struct {
+	// Message names each failing field by JSON pointer, and the problem.
+	Message string
+}
+
+// Error returns the message.
+func (e *ArgumentsError) Error() string { return e.Message }

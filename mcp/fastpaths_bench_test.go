@@ -17,10 +17,77 @@ import (
 
 // BenchmarkFastPaths times each fast path of one stdio tools/call beside
 // the plain way it replaces, as pairs of sub-benchmarks: fast and plain.
-// The page "Inside the core" (docs/inside-the-core) quotes them, and names
-// the tests that hold each pair to the same bytes.
+// The page "Inside the core" (docs/inside-the-core) follows one call
+// through them and quotes the figures.
 //
 //	go test -run '^$' -bench FastPaths -benchmem -count 5 ./mcp/
+//
+// These are all the core's fast paths, each with the tests that hold it to
+// the plain way and the benchmarks that time it. A change to one keeps its
+// tests passing and compares its benchmarks before and after, over several
+// runs each, as single figures on a busy machine swing. Besides the pairs
+// here, BenchmarkToolsCall and BenchmarkResourcesRead time a whole call in
+// process, the benchmarks of parts_bench_test.go show where its time goes,
+// and BenchmarkHTTPFloor sets the HTTP server beside a plain net/http
+// handler.
+//
+//   - Lines read in place (lines.go's lineReader): a line that fits the
+//     read buffer is served from it, without a copy. Held by
+//     TestLineReader, TestServeLineTooLong and TestServeLineWithinLimit;
+//     timed by lines; TestSoakStdio, run with -soak, bounds its memory.
+//   - Lines scanned without reflection (internal/jsonwire's scan.go and
+//     decode.go): a plain request line is scanned in one pass into the
+//     message, its params and a tree of its arguments; any other line is
+//     decoded by jsonwire.Unmarshal, with encoding/json's rules and error
+//     texts. Held by TestScanMessageMatchesUnmarshal, FuzzScanMessage,
+//     TestUnmarshalMatchesEncodingJSON and FuzzServeLines; timed by scan
+//     and BenchmarkDecode.
+//   - Handlers run by the reader (stream.go's conn and handoff): the
+//     goroutine reading a stream runs each handler itself, and hands
+//     reading over to a new goroutine when a handler outlasts
+//     handoffDelay. Held by TestHandoffOfALongHandler,
+//     TestHandoffOneReaderAtATime, TestServeHandoffUnderLoad and
+//     TestServeCancelAfterQuickCalls; timed by reader and
+//     BenchmarkServeLine.
+//   - Arguments read once (internal/schema, jsonwire.Decoder): the schema
+//     checker reads the scanner's tree, and the arguments are filled into
+//     the tool's Go type from that same tree; what the tree cannot fill as
+//     Unmarshal would is left to Unmarshal. Held by
+//     TestScanValueMatchesEncodingJSON, FuzzScanValue,
+//     TestDecoderMatchesUnmarshal, FuzzDecoder, TestSchemaMessages and
+//     FuzzToolArguments; timed by arguments, BenchmarkSchemaCheck and
+//     BenchmarkToolsCall.
+//   - Results written by hand (jsonrpc.go's appendResult): a tool result
+//     without structured content, a resource read and an [Error] are
+//     appended to the response line directly. Held by
+//     TestAppendJSONMatchesEncodingJSON, FuzzAppendResult and
+//     TestAppendResultWritesEveryField, which sets every field of those
+//     types by reflection; timed by BenchmarkAppendResult and
+//     BenchmarkEncodeResult.
+//   - Error texts filled in one allocation (errortable.go's fillText).
+//     Held by TestErrorFill and every pinned tool error; timed by text
+//     and BenchmarkToolsCall's toolError.
+//   - Log lines gathered (logwriter.go's logWriter): the default logger's
+//     lines are written together, a few milliseconds apart, instead of a
+//     system call each. Held by TestLogWriterGathersLines,
+//     TestLogWriterFlushesAfterTheDelay and TestServeFlushesTheDefaultLog;
+//     timed by log and BenchmarkHTTPFloor's toolError.
+//   - Recycled buffers (jsonrpc.go's bufPool, http.go's bodyPool): response
+//     lines and HTTP request bodies are built in pooled buffers. Held by
+//     TestBodyBufferRead and the HTTP tests; timed by BenchmarkEncodeResult
+//     and BenchmarkHTTPFloor.
+//   - The usual headers taken whole (http_check.go's checkMedia): the
+//     Accept and Content-Type that clients send are compared as they are,
+//     before any parsing. Held by TestHTTPAllowed and TestHTTPErrorPaths;
+//     timed by BenchmarkHTTPFloor.
+//   - URI templates matched by a compiled scan (internal/urimatch), for the
+//     simple templates servers usually register; the template library
+//     matches the rest. Held by TestTemplateMatchAsTheLibrary,
+//     FuzzTemplateMatch and FuzzURITemplate; timed by
+//     BenchmarkTemplateMatch and BenchmarkResourcesRead.
+//   - Startup: tool names are checked without a regular expression
+//     (TestValidToolName), and a tool's schemas are marshalled by the first
+//     tools/list, not by [AddTool].
 func BenchmarkFastPaths(b *testing.B) {
 	line := benchCall(`{"title":"Dune"}`, true)
 	b.Run("scan/fast", func(b *testing.B) {

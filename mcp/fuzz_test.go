@@ -17,6 +17,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/mcpbookshop/guide/internal/exchange"
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // The fuzz targets drive the server through its public entry points
@@ -185,7 +186,7 @@ func FuzzServeLines(f *testing.F) {
 			checkResponse(t, line, true)
 		}
 		// The stream still serves a request after the input.
-		after := fs.serveLines(t, []byte(`{"jsonrpc":"2.0","id":"after","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`))
+		after := fs.serveLines(t, []byte(mcptest.Request(`"after"`, "tools/list", "")))
 		if len(after) != 1 || checkResponse(t, after[0], false)[0].Result == nil {
 			t.Fatalf("after the input: %q, want one result", after)
 		}
@@ -213,13 +214,7 @@ func FuzzHTTP(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte, version, method, name string) {
 		h := newFuzzServer().HTTPHandler(nil)
 		req := httptest.NewRequest(http.MethodPost, "/mcp", bytes.NewReader(body))
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Content-Type", "application/json")
-		for key, v := range map[string]string{"Mcp-Protocol-Version": version, "Mcp-Method": method, "Mcp-Name": name} {
-			if v != "" {
-				req.Header[key] = []string{v}
-			}
-		}
+		mcptest.SetPostHeaders(req.Header, map[string]string{"Mcp-Protocol-Version": version, "Mcp-Method": method, "Mcp-Name": name})
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if !statuses[rec.Code] {
@@ -398,8 +393,7 @@ func FuzzToolArguments(f *testing.F) {
 		if json.Compact(&compact, []byte(args)) != nil {
 			return
 		}
-		line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"shelve","arguments":` + compact.String() +
-			`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}` + "\n"
+		line := mcptest.ToolCall("1", "shelve", compact.String()) + "\n"
 		fs := newFuzzServer()
 		replies := fs.serveLines(t, []byte(line))
 		if len(replies) != 1 {

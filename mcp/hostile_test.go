@@ -6,14 +6,16 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // These tests send what a hostile or broken client sends.
 
 func TestInvalidUTF8IDIsNotEchoed(t *testing.T) {
 	bad := []string{
-		`{"jsonrpc":"2.0","id":"a` + "\xff" + `b","method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},` + testMeta + `}}`,
-		`{"jsonrpc":"2.0","id":"a` + "\xff" + `b","method":"tools\/list","params":{` + testMeta + `}}`,
+		`{"jsonrpc":"2.0","id":"a` + "\xff" + `b","method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},` + mcptest.Meta + `}}`,
+		`{"jsonrpc":"2.0","id":"a` + "\xff" + `b","method":"tools\/list","params":{` + mcptest.Meta + `}}`,
 		`{"jsonrpc":"2.0","id":"` + "\xc3" + `","method":"nope"}`,
 	}
 	s, _ := newEchoServer(nil)
@@ -32,12 +34,12 @@ func TestInvalidUTF8IDIsNotEchoed(t *testing.T) {
 
 	ts := httptest.NewServer(newHTTPTestServer(nil, nil).HTTPHandler(nil))
 	defer ts.Close()
-	r := httpSend(t, "POST", ts.URL, bad[0], httpHeaders("tools/call", "echo"))
-	if !utf8.ValidString(r.body) || !json.Valid([]byte(r.body)) {
-		t.Fatalf("HTTP reply to an invalid UTF-8 id is not valid JSON: %q", r.body)
+	r := httpSend(t, "POST", ts.URL, bad[0], mcptest.Headers("tools/call", "echo"))
+	if !utf8.ValidString(r.Body) || !json.Valid([]byte(r.Body)) {
+		t.Fatalf("HTTP reply to an invalid UTF-8 id is not valid JSON: %q", r.Body)
 	}
-	if r.status != 400 || !strings.HasPrefix(r.body, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600`) {
-		t.Errorf("HTTP reply to an invalid UTF-8 id: %d %s, want 400 with -32600 for id null", r.status, r.body)
+	if r.Status != 400 || !strings.HasPrefix(r.Body, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600`) {
+		t.Errorf("HTTP reply to an invalid UTF-8 id: %d %s, want 400 with -32600 for id null", r.Status, r.Body)
 	}
 }
 
@@ -80,7 +82,7 @@ func TestMemberNamesAreCaseSensitive(t *testing.T) {
 	s, _ := newEchoServer(nil)
 	c := connect(t, s)
 	c.send(`{"jsonrpc":"2.0","Id":1,"method":"ping"}`) // a notification: no reply
-	e := wantError(t, c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","Params":{"name":"echo","arguments":{"text":"hi"},`+testMeta+`}}`), "2", CodeInvalidParams)
+	e := wantError(t, c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","Params":{"name":"echo","arguments":{"text":"hi"},`+mcptest.Meta+`}}`), "2", CodeInvalidParams)
 	if d, _ := e.Data.(string); !strings.HasPrefix(d, "no protocol version") {
 		t.Errorf("tools/call with Params: %v, want the error of a request without params", e.Data)
 	}
@@ -119,8 +121,8 @@ func TestResponsesAreNeverAnswered(t *testing.T) {
 	defer ts.Close()
 	session := map[string]string{"Mcp-Session-Id": httpInitSession(t, ts.URL)}
 	for _, line := range responses {
-		if r := httpSend(t, "POST", ts.URL, line, session); r.status != 202 || r.body != "" {
-			t.Errorf("HTTP response %s: %d %s, want 202 with no body", line, r.status, r.body)
+		if r := httpSend(t, "POST", ts.URL, line, session); r.Status != 202 || r.Body != "" {
+			t.Errorf("HTTP response %s: %d %s, want 202 with no body", line, r.Status, r.Body)
 		}
 	}
 }
@@ -131,7 +133,7 @@ func TestLineTooLongIsAnsweredToItsID(t *testing.T) {
 		s, _ := newEchoServer(&Options{MaxLineBytes: limit})
 		c := connect(t, s)
 		text := strings.Repeat("x", size)
-		wantError(t, c.call(toolCall(`"big"`, "echo", `{"text":"`+text+`"}`)), `"big"`, CodeInvalidRequest)
+		wantError(t, c.call(mcptest.ToolCall(`"big"`, "echo", `{"text":"`+text+`"}`)), `"big"`, CodeInvalidRequest)
 		wantError(t, c.call(`{ "id" : 12 , "jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"text":"`+text+`"}}}`), "12", CodeInvalidRequest)
 		// An id after the limit, a bad id, or no object: null.
 		wantError(t, c.call(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"text":"`+text+`"}},"id":3}`), "null", CodeInvalidRequest)

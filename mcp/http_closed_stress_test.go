@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // closeStressTries is how many half-closed calls TestHTTPHalfCloseStress
@@ -46,7 +48,7 @@ func TestHTTPHalfCloseStress(t *testing.T) {
 		body string
 	}{
 		{"legacy", map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-06-18"}, httpLegacyCall},
-		{"modern", httpHeaders("tools/call", "echo"), httpCall},
+		{"modern", mcptest.Headers("tools/call", "echo"), httpCall},
 	} {
 		before := strings.Count(log.String(), "closed its side before the reply")
 		lost := 0

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // logWatch is a log that a test can wait on: every line the server logs,
@@ -106,6 +108,7 @@ func addHoldTool(s *Server, started chan<- context.Context, release <-chan struc
 // observed outcomes a test reads.
 type closedServer struct {
 	url     string
+	handler *httpHandler
 	log     *logWatch
 	started chan context.Context
 	release chan struct{}
@@ -120,7 +123,8 @@ func newClosedServer(t *testing.T, opts *HTTPOptions) *closedServer {
 	s := NewServer("closed", "1.0.0", sopts)
 	cs := &closedServer{log: log, started: make(chan context.Context, 4), release: make(chan struct{}), ends: ends}
 	addHoldTool(s, cs.started, cs.release)
-	ts := httptest.NewServer(s.HTTPHandler(opts))
+	cs.handler = s.HTTPHandler(opts).(*httpHandler)
+	ts := httptest.NewServer(cs.handler)
 	t.Cleanup(ts.Close)
 	t.Cleanup(func() {
 		select {
@@ -139,11 +143,10 @@ func holdCall(modern, anyway bool) string {
 	if anyway {
 		args = `{"anyway":true}`
 	}
-	meta := ""
 	if modern {
-		meta = "," + httpMeta
+		return mcptest.ToolCall("7", "hold", args)
 	}
-	return `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"hold","arguments":` + args + meta + `}}`
+	return `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"hold","arguments":` + args + `}}`
 }
 
 // open sends body, a call of hold, on a connection of its own, with the
@@ -151,7 +154,7 @@ func holdCall(modern, anyway bool) string {
 // returns the connection once the handler runs, and its context.
 func (cs *closedServer) open(t *testing.T, modern bool, body string) (net.Conn, context.Context, string) {
 	t.Helper()
-	hdr := httpHeaders("tools/call", "hold")
+	hdr := mcptest.Headers("tools/call", "hold")
 	sid := ""
 	if !modern {
 		sid = httpInitSession(t, cs.url)
@@ -293,20 +296,34 @@ func TestHTTPSessionEndCancelsOrphans(t *testing.T) {
 		log   string // what the log line says of it
 	}{
 		{"delete", nil, func(t *testing.T, cs *closedServer, sid string) {
-			if r := httpSend(t, http.MethodDelete, cs.url, "", map[string]string{"Mcp-Session-Id": sid}); r.status != http.StatusNoContent {
-				t.Fatalf("DELETE: %d %s", r.status, r.body)
+			if r := httpSend(t, http.MethodDelete, cs.url, "", map[string]string{"Mcp-Session-Id": sid}); r.Status != http.StatusNoContent {
+				t.Fatalf("DELETE: %d %s", r.Status, r.Body)
 			}
 		}, errSessionEnded, `cause="the session ended"`},
 		{"cancelled", nil, func(t *testing.T, cs *closedServer, sid string) {
 			hdr := map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-06-18"}
 			r := httpSend(t, http.MethodPost, cs.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`, hdr)
-			if r.status != http.StatusAccepted {
-				t.Fatalf("notifications/cancelled: %d %s", r.status, r.body)
+			if r.Status != http.StatusAccepted {
+				t.Fatalf("notifications/cancelled: %d %s", r.Status, r.Body)
 			}
 		}, context.Canceled, "id=7\n"},
-		// The session expires while nothing uses it: its own timer ends it.
-		{"expiry", &HTTPOptions{SessionIdleTimeout: time.Millisecond}, func(*testing.T, *closedServer, string) {},
-			errSessionExpired, `cause="the session expired"`},
+		// The session expires while nothing uses it: its own timer, armed
+		// when the orphan began, ends it. The idle timeout is shortened only
+		// now, since a short one from the start could end the session before
+		// its call arrives on a busy machine.
+		{"expiry", nil, func(t *testing.T, cs *closedServer, sid string) {
+			st := cs.handler.sessions
+			st.mu.Lock()
+			st.idle = time.Millisecond
+			hs := st.m[sid]
+			st.mu.Unlock()
+			hs.mu.Lock()
+			defer hs.mu.Unlock()
+			if hs.expiry == nil {
+				t.Fatal("the session has an orphan, and no timer to end it when it expires")
+			}
+			hs.watchExpiry()
+		}, errSessionExpired, `cause="the session expired"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cs := newClosedServer(t, tt.opts)

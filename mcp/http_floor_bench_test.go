@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // BenchmarkHTTPFloor compares the Streamable HTTP server, serving a tool
@@ -30,7 +32,7 @@ import (
 func BenchmarkHTTPFloor(b *testing.B) {
 	for _, bc := range []struct{ name, title string }{{"success", "Dune"}, {"toolError", "Nothing"}} {
 		b.Run(bc.name, func(b *testing.B) {
-			body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_author","arguments":{"title":"` + bc.title + `"},` + testMeta + `}}`
+			body := mcptest.ToolCall("1", "get_author", `{"title":"`+bc.title+`"}`)
 			ours := startHTTPTarget(b, newBenchHTTPServer().HTTPHandler(nil))
 			floor := startHTTPTarget(b, http.HandlerFunc(floorHandler))
 			const clients, rounds = 16, 10

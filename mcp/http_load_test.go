@@ -3,15 +3,17 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // The size of the HTTP load test, and of its -short variant.
@@ -102,9 +104,9 @@ func (l *loader) client(ctx context.Context, c, calls int) error {
 		var body, want string
 		hdr := map[string]string{"Mcp-Session-Id": session}
 		if modern {
-			body = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":%q},%s}}`, i, text, httpMeta)
+			body = mcptest.ToolCall(strconv.Itoa(i), "echo", fmt.Sprintf(`{"text":%q}`, text))
 			want = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":%q}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"httptest","version":"1.0.0"}}}}`+"\n", i, text)
-			hdr = httpHeaders("tools/call", "echo")
+			hdr = mcptest.Headers("tools/call", "echo")
 		} else {
 			body = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":%q}}}`, i, text)
 			want = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":%q}]}}`+"\n", i, text)
@@ -136,29 +138,13 @@ func (l *loader) client(ctx context.Context, c, calls int) error {
 // post posts one message and returns the response body and session id;
 // any status but 200 is an error.
 func (l *loader) post(ctx context.Context, body string, hdr map[string]string) (string, string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, l.url, strings.NewReader(body))
-	if err != nil {
-		return "", "", err
-	}
-	req.Header.Set("Accept", httpAccept)
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range hdr {
-		if v != "" {
-			req.Header.Set(k, v)
-		}
-	}
 	l.requests.Add(1)
-	resp, err := l.hc.Do(req)
+	r, err := mcptest.Post(ctx, l.hc, l.url, body, hdr)
 	if err != nil {
 		return "", "", err
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return "", "", err
+	if r.Status != http.StatusOK {
+		return "", "", fmt.Errorf("status %d: %s", r.Status, r.Body)
 	}
-	if resp.StatusCode != http.StatusOK {
-		return "", "", fmt.Errorf("status %d: %s", resp.StatusCode, b)
-	}
-	return string(b), resp.Header.Get("Mcp-Session-Id"), nil
+	return r.Body, r.Header.Get("Mcp-Session-Id"), nil
 }

@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // The helpers below serve HTTP in memory, for the tests that run in a
@@ -16,11 +18,11 @@ import (
 
 // handlerSend serves a request made by newHTTPRequest with h, in process,
 // and returns the response, as httpSend does over the network.
-func handlerSend(t *testing.T, h http.Handler, method, body string, hdr map[string]string) httpResponse {
+func handlerSend(t *testing.T, h http.Handler, method, body string, hdr map[string]string) mcptest.Response {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, newHTTPRequest(t, context.Background(), method, "http://localhost"+DefaultHTTPPath, body, hdr))
-	return httpResponse{rec.Code, rec.Header(), rec.Body.String()}
+	return mcptest.Response{Status: rec.Code, Header: rec.Header(), Body: rec.Body.String()}
 }
 
 // pipeListener is a net.Listener whose connections are net.Pipe pairs,

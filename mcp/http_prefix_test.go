@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // TestHTTPSessionIDPrefix: with HTTPOptions.SessionIDPrefix, every legacy
@@ -13,11 +15,7 @@ func TestHTTPSessionIDPrefix(t *testing.T) {
 	h := NewServer("prefix", "1.0.0", nil).HTTPHandler(&HTTPOptions{SessionIDPrefix: "b2-"})
 	post := func(body, session string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Content-Type", "application/json")
-		if session != "" {
-			req.Header.Set("Mcp-Session-Id", session)
-		}
+		mcptest.SetPostHeaders(req.Header, map[string]string{"Mcp-Session-Id": session})
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		return rec

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // TestHTTPLengthAndChunked: a request with both Content-Length and
@@ -26,7 +28,7 @@ func TestHTTPLengthAndChunked(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	body := mcptest.Request("1", "tools/list", "")
 	req := "POST / HTTP/1.1\r\nHost: " + ts.Listener.Addr().String() + "\r\n" +
 		"Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n" +
 		"Mcp-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\n" +

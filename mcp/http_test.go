@@ -15,6 +15,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // httpTestLogger keeps the tests' expected errors out of the test output.
@@ -38,35 +40,18 @@ func newHTTPTestServer(started chan<- context.Context, release <-chan struct{}) 
 	return s
 }
 
-// The headers and bodies the tests send.
-const (
-	httpAccept     = "application/json, text/event-stream"
-	httpMeta       = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
-	httpList       = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + httpMeta + `}}`
-	httpCall       = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},` + httpMeta + `}}`
+// The bodies the tests send.
+var (
+	httpList       = mcptest.Request("1", "tools/list", "")
+	httpCall       = mcptest.ToolCall("2", "echo", `{"text":"hi"}`)
 	httpInit       = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	httpLegacyCall = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`
 )
 
-// httpHeaders are the headers of a well-formed stateless request.
-func httpHeaders(method, name string) map[string]string {
-	h := map[string]string{"Mcp-Protocol-Version": ModernVersion, "Mcp-Method": method}
-	if name != "" {
-		h["Mcp-Name"] = name
-	}
-	return h
-}
-
-// httpResponse is what a test request got back.
-type httpResponse struct {
-	status int
-	header http.Header
-	body   string
-}
-
-// newHTTPRequest returns a request with the headers a conforming client
-// sends, then hdr: an empty value in hdr removes that header, and "Host"
-// sets the request's host.
+// newHTTPRequest returns a request of method with the headers a conforming
+// client sends (those of every POST, as mcptest.SetPostHeaders sets them),
+// then hdr: an empty value in hdr removes that header, and "Host" sets the
+// request's host.
 func newHTTPRequest(t *testing.T, ctx context.Context, method, url, body string, hdr map[string]string) *http.Request {
 	t.Helper()
 	req, err := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
@@ -74,8 +59,7 @@ func newHTTPRequest(t *testing.T, ctx context.Context, method, url, body string,
 		t.Fatal(err)
 	}
 	if method == http.MethodPost {
-		req.Header.Set("Accept", httpAccept)
-		req.Header.Set("Content-Type", "application/json")
+		mcptest.SetPostHeaders(req.Header, nil)
 	}
 	for k, v := range hdr {
 		switch {
@@ -91,24 +75,19 @@ func newHTTPRequest(t *testing.T, ctx context.Context, method, url, body string,
 }
 
 // httpSend sends a request made by newHTTPRequest and reads the response.
-func httpSend(t *testing.T, method, url, body string, hdr map[string]string) httpResponse {
+func httpSend(t *testing.T, method, url, body string, hdr map[string]string) mcptest.Response {
 	t.Helper()
 	return httpSendVia(t, http.DefaultClient, method, url, body, hdr)
 }
 
 // httpSendVia is httpSend through the client hc.
-func httpSendVia(t *testing.T, hc *http.Client, method, url, body string, hdr map[string]string) httpResponse {
+func httpSendVia(t *testing.T, hc *http.Client, method, url, body string, hdr map[string]string) mcptest.Response {
 	t.Helper()
-	resp, err := hc.Do(newHTTPRequest(t, context.Background(), method, url, body, hdr))
+	r, err := mcptest.Do(hc, newHTTPRequest(t, context.Background(), method, url, body, hdr))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return httpResponse{resp.StatusCode, resp.Header, string(b)}
+	return r
 }
 
 // httpWireError is the JSON-RPC error in a response body.
@@ -125,9 +104,9 @@ type httpWireError struct {
 func httpInitSession(t *testing.T, url string) string {
 	t.Helper()
 	r := httpSend(t, http.MethodPost, url, httpInit, nil)
-	id := r.header.Get("Mcp-Session-Id")
-	if r.status != http.StatusOK || id == "" {
-		t.Fatalf("initialize: status %d, session id %q, body %s", r.status, id, r.body)
+	id := r.Header.Get("Mcp-Session-Id")
+	if r.Status != http.StatusOK || id == "" {
+		t.Fatalf("initialize: status %d, session id %q, body %s", r.Status, id, r.Body)
 	}
 	return id
 }
@@ -141,8 +120,8 @@ func TestHTTPErrorPaths(t *testing.T) {
 	defer ts.Close()
 	session := httpInitSession(t, ts.URL)
 	sessionHeaders := map[string]string{"Mcp-Session-Id": session}
-	list := httpHeaders("tools/list", "")
-	call := httpHeaders("tools/call", "echo")
+	list := mcptest.Headers("tools/list", "")
+	call := mcptest.Headers("tools/call", "echo")
 	with := func(h map[string]string, k, v string) map[string]string {
 		c := map[string]string{k: v}
 		for hk, hv := range h {
@@ -188,8 +167,8 @@ func TestHTTPErrorPaths(t *testing.T) {
 		{"name header differs", "POST", httpCall, with(call, "Mcp-Name", "wait"), 400, CodeHeaderMismatch, "Mcp-Name header value 'wait' does not match body value 'echo'"},
 		{"name header bad base64", "POST", httpCall, with(call, "Mcp-Name", "=?base64?!!?="), 400, CodeHeaderMismatch, "not valid base64"},
 		{"capabilities missing", "POST", strings.ReplaceAll(httpList, `,"io.modelcontextprotocol/clientCapabilities":{}`, ""), list, 400, CodeInvalidParams, "clientCapabilities"},
-		{"unknown method", "POST", strings.ReplaceAll(httpList, "tools/list", "prompts/list"), httpHeaders("prompts/list", ""), 404, CodeMethodNotFound, "prompts/list"},
-		{"ping is legacy only", "POST", strings.ReplaceAll(httpList, "tools/list", "ping"), httpHeaders("ping", ""), 404, CodeMethodNotFound, "ping"},
+		{"unknown method", "POST", strings.ReplaceAll(httpList, "tools/list", "prompts/list"), mcptest.Headers("prompts/list", ""), 404, CodeMethodNotFound, "prompts/list"},
+		{"ping is legacy only", "POST", strings.ReplaceAll(httpList, "tools/list", "ping"), mcptest.Headers("ping", ""), 404, CodeMethodNotFound, "ping"},
 		{"GET", "GET", "", nil, 405, CodeInvalidRequest, "GET is not supported"},
 		{"GET modern", "GET", "", map[string]string{"Mcp-Protocol-Version": ModernVersion}, 405, CodeInvalidRequest, "GET is not supported"},
 		{"DELETE modern", "DELETE", "", map[string]string{"Mcp-Protocol-Version": ModernVersion, "Mcp-Session-Id": session}, 405, CodeInvalidRequest, "DELETE is not supported"},
@@ -200,39 +179,39 @@ func TestHTTPErrorPaths(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := httpSend(t, tt.method, ts.URL, tt.body, tt.hdr)
-			if r.status != tt.wantStatus {
-				t.Errorf("status %d, want %d; body %s", r.status, tt.wantStatus, r.body)
+			if r.Status != tt.wantStatus {
+				t.Errorf("status %d, want %d; body %s", r.Status, tt.wantStatus, r.Body)
 			}
-			if ct := r.header.Get("Content-Type"); ct != "application/json" {
+			if ct := r.Header.Get("Content-Type"); ct != "application/json" {
 				t.Errorf("Content-Type %q, want application/json", ct)
 			}
 			var w httpWireError
-			if err := json.Unmarshal([]byte(r.body), &w); err != nil || w.Error == nil {
-				t.Fatalf("body is not a JSON-RPC error: %s", r.body)
+			if err := json.Unmarshal([]byte(r.Body), &w); err != nil || w.Error == nil {
+				t.Fatalf("body is not a JSON-RPC error: %s", r.Body)
 			}
 			if w.Error.Code != tt.wantCode {
-				t.Errorf("code %d, want %d; body %s", w.Error.Code, tt.wantCode, r.body)
+				t.Errorf("code %d, want %d; body %s", w.Error.Code, tt.wantCode, r.Body)
 			}
 			if !strings.Contains(w.Error.Message+string(w.Error.Data), tt.wantText) {
-				t.Errorf("error %s does not mention %q", r.body, tt.wantText)
+				t.Errorf("error %s does not mention %q", r.Body, tt.wantText)
 			}
-			if tt.wantStatus == 405 && r.header.Get("Allow") != "POST, DELETE" {
-				t.Errorf("Allow %q, want POST, DELETE", r.header.Get("Allow"))
+			if tt.wantStatus == 405 && r.Header.Get("Allow") != "POST, DELETE" {
+				t.Errorf("Allow %q, want POST, DELETE", r.Header.Get("Allow"))
 			}
 		})
 	}
 
 	// After all of that, the server still serves both eras.
-	if r := httpSend(t, "POST", ts.URL, httpCall, call); r.status != 200 || !strings.Contains(r.body, `"text":"hi"`) {
-		t.Errorf("modern call after the errors: %d %s", r.status, r.body)
+	if r := httpSend(t, "POST", ts.URL, httpCall, call); r.Status != 200 || !strings.Contains(r.Body, `"text":"hi"`) {
+		t.Errorf("modern call after the errors: %d %s", r.Status, r.Body)
 	}
-	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, sessionHeaders); r.status != 200 || !strings.Contains(r.body, `"text":"hi"`) {
-		t.Errorf("legacy call after the errors: %d %s", r.status, r.body)
+	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, sessionHeaders); r.Status != 200 || !strings.Contains(r.Body, `"text":"hi"`) {
+		t.Errorf("legacy call after the errors: %d %s", r.Status, r.Body)
 	}
 	// A supported version other than the negotiated one is served at the
 	// negotiated version, as the official conformance suite expects.
-	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, with(sessionHeaders, "Mcp-Protocol-Version", "2025-11-25")); r.status != 200 || !strings.Contains(r.body, `"text":"hi"`) {
-		t.Errorf("legacy call with another supported version header: %d %s", r.status, r.body)
+	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, with(sessionHeaders, "Mcp-Protocol-Version", "2025-11-25")); r.Status != 200 || !strings.Contains(r.Body, `"text":"hi"`) {
+		t.Errorf("legacy call with another supported version header: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -243,7 +222,7 @@ func TestHTTPAllowed(t *testing.T) {
 		AllowedHosts:   []string{"mcp.internal"},
 	}))
 	defer ts.Close()
-	list := httpHeaders("tools/list", "")
+	list := mcptest.Headers("tools/list", "")
 	_, port, _ := net.SplitHostPort(ts.Listener.Addr().String())
 	for _, hdr := range []map[string]string{
 		{"Origin": "http://localhost:6274"}, // the Inspector
@@ -260,8 +239,8 @@ func TestHTTPAllowed(t *testing.T) {
 		for k, v := range list {
 			hdr[k] = v
 		}
-		if r := httpSend(t, "POST", ts.URL, httpList, hdr); r.status != http.StatusOK {
-			t.Errorf("%v: status %d, want 200; body %s", hdr, r.status, r.body)
+		if r := httpSend(t, "POST", ts.URL, httpList, hdr); r.Status != http.StatusOK {
+			t.Errorf("%v: status %d, want 200; body %s", hdr, r.Status, r.Body)
 		}
 	}
 }
@@ -270,35 +249,35 @@ func TestHTTPModern(t *testing.T) {
 	ts := httptest.NewServer(newHTTPTestServer(nil, nil).HTTPHandler(nil))
 	defer ts.Close()
 
-	r := httpSend(t, "POST", ts.URL, httpCall, httpHeaders("tools/call", "echo"))
-	if r.status != 200 || r.header.Get("Mcp-Session-Id") != "" {
-		t.Errorf("status %d, session %q; want 200 and no session", r.status, r.header.Get("Mcp-Session-Id"))
+	r := httpSend(t, "POST", ts.URL, httpCall, mcptest.Headers("tools/call", "echo"))
+	if r.Status != 200 || r.Header.Get("Mcp-Session-Id") != "" {
+		t.Errorf("status %d, session %q; want 200 and no session", r.Status, r.Header.Get("Mcp-Session-Id"))
 	}
 	want := `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"hi"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"httptest","version":"1.0.0"}}}}` + "\n"
-	if r.body != want {
-		t.Errorf("body\n%s\nwant\n%s", r.body, want)
+	if r.Body != want {
+		t.Errorf("body\n%s\nwant\n%s", r.Body, want)
 	}
 
 	// A tool error is a result, 200; a name encoded in base64 is decoded.
 	toolErr := strings.Replace(httpCall, `"hi"`, `""`, 1)
-	r = httpSend(t, "POST", ts.URL, toolErr, httpHeaders("tools/call", "=?base64?ZWNobw==?="))
-	if r.status != 200 || !strings.Contains(r.body, `"text":"Error executing tool echo: nothing to echo"}],"isError":true`) {
-		t.Errorf("tool error: %d %s", r.status, r.body)
+	r = httpSend(t, "POST", ts.URL, toolErr, mcptest.Headers("tools/call", "=?base64?ZWNobw==?="))
+	if r.Status != 200 || !strings.Contains(r.Body, `"text":"Error executing tool echo: nothing to echo"}],"isError":true`) {
+		t.Errorf("tool error: %d %s", r.Status, r.Body)
 	}
 
 	// An unknown tool is invalid params: 400, with the request's id.
 	unknown := strings.Replace(httpCall, `"echo"`, `"nope"`, 1)
-	r = httpSend(t, "POST", ts.URL, unknown, httpHeaders("tools/call", "nope"))
+	r = httpSend(t, "POST", ts.URL, unknown, mcptest.Headers("tools/call", "nope"))
 	wantErr := `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Unknown tool: nope"}}` + "\n"
-	if r.status != 400 || r.body != wantErr {
-		t.Errorf("unknown tool: %d %s, want 400 %s", r.status, r.body, wantErr)
+	if r.Status != 400 || r.Body != wantErr {
+		t.Errorf("unknown tool: %d %s, want 400 %s", r.Status, r.Body, wantErr)
 	}
 
 	// A notification is accepted with no body.
 	r = httpSend(t, "POST", ts.URL, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`,
 		map[string]string{"Mcp-Protocol-Version": ModernVersion})
-	if r.status != http.StatusAccepted || r.body != "" {
-		t.Errorf("notification: %d %q, want 202 and no body", r.status, r.body)
+	if r.Status != http.StatusAccepted || r.Body != "" {
+		t.Errorf("notification: %d %q, want 202 and no body", r.Status, r.Body)
 	}
 }
 
@@ -314,38 +293,38 @@ func TestHTTPLegacySession(t *testing.T) {
 		t.Errorf("session id %q: want at least 20 visible ASCII characters", id)
 	}
 	hdr := map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-06-18"}
-	if r := httpSend(t, "POST", ts.URL, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr); r.status != 202 || r.body != "" {
-		t.Errorf("initialized: %d %q, want 202 and no body", r.status, r.body)
+	if r := httpSend(t, "POST", ts.URL, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr); r.Status != 202 || r.Body != "" {
+		t.Errorf("initialized: %d %q, want 202 and no body", r.Status, r.Body)
 	}
 	r := httpSend(t, "POST", ts.URL, httpLegacyCall, hdr)
 	want := `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"hi"}]}}` + "\n"
-	if r.status != 200 || r.body != want {
-		t.Errorf("call: %d %s, want 200 %s", r.status, r.body, want)
+	if r.Status != 200 || r.Body != want {
+		t.Errorf("call: %d %s, want 200 %s", r.Status, r.Body, want)
 	}
 	// Errors in a session are JSON-RPC errors in a 200, as on stdio.
 	r = httpSend(t, "POST", ts.URL, `{"jsonrpc":"2.0","id":3,"method":"resources/list"}`, hdr)
-	if r.status != 200 || !strings.Contains(r.body, `"code":-32601`) {
-		t.Errorf("unknown method in a session: %d %s, want 200 and -32601", r.status, r.body)
+	if r.Status != 200 || !strings.Contains(r.Body, `"code":-32601`) {
+		t.Errorf("unknown method in a session: %d %s, want 200 and -32601", r.Status, r.Body)
 	}
 	// A second initialize in the session is a new session.
-	if r := httpSend(t, "POST", ts.URL, httpInit, hdr); r.status != 200 || r.header.Get("Mcp-Session-Id") == id {
-		t.Errorf("initialize again: %d, session %q", r.status, r.header.Get("Mcp-Session-Id"))
+	if r := httpSend(t, "POST", ts.URL, httpInit, hdr); r.Status != 200 || r.Header.Get("Mcp-Session-Id") == id {
+		t.Errorf("initialize again: %d, session %q", r.Status, r.Header.Get("Mcp-Session-Id"))
 	}
 	// A failed initialize opens no session.
 	bad := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":[]}`
-	if r := httpSend(t, "POST", ts.URL, bad, nil); r.header.Get("Mcp-Session-Id") != "" || !strings.Contains(r.body, `"error"`) {
-		t.Errorf("bad initialize: %d %s, session %q", r.status, r.body, r.header.Get("Mcp-Session-Id"))
+	if r := httpSend(t, "POST", ts.URL, bad, nil); r.Header.Get("Mcp-Session-Id") != "" || !strings.Contains(r.Body, `"error"`) {
+		t.Errorf("bad initialize: %d %s, session %q", r.Status, r.Body, r.Header.Get("Mcp-Session-Id"))
 	}
 
-	if r := httpSend(t, "DELETE", ts.URL, "", hdr); r.status != http.StatusNoContent {
-		t.Errorf("DELETE: %d %s, want 204", r.status, r.body)
+	if r := httpSend(t, "DELETE", ts.URL, "", hdr); r.Status != http.StatusNoContent {
+		t.Errorf("DELETE: %d %s, want 204", r.Status, r.Body)
 	}
 	// The refusals echo the id of the request they refuse.
-	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, hdr); r.status != http.StatusNotFound || !strings.HasPrefix(r.body, `{"jsonrpc":"2.0","id":2,"error":`) {
-		t.Errorf("call after DELETE: %d %s, want 404 for id 2", r.status, r.body)
+	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, hdr); r.Status != http.StatusNotFound || !strings.HasPrefix(r.Body, `{"jsonrpc":"2.0","id":2,"error":`) {
+		t.Errorf("call after DELETE: %d %s, want 404 for id 2", r.Status, r.Body)
 	}
-	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, nil); r.status != http.StatusBadRequest || !strings.HasPrefix(r.body, `{"jsonrpc":"2.0","id":2,"error":`) {
-		t.Errorf("call without a session: %d %s, want 400 for id 2", r.status, r.body)
+	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, nil); r.Status != http.StatusBadRequest || !strings.HasPrefix(r.Body, `{"jsonrpc":"2.0","id":2,"error":`) {
+		t.Errorf("call without a session: %d %s, want 400 for id 2", r.Status, r.Body)
 	}
 }
 
@@ -360,9 +339,9 @@ func TestHTTPSessionLimits(t *testing.T) {
 		open := func() string {
 			t.Helper()
 			r := handlerSend(t, h, "POST", httpInit, nil)
-			id := r.header.Get("Mcp-Session-Id")
-			if r.status != http.StatusOK || id == "" {
-				t.Fatalf("initialize: status %d, session id %q, body %s", r.status, id, r.body)
+			id := r.Header.Get("Mcp-Session-Id")
+			if r.Status != http.StatusOK || id == "" {
+				t.Fatalf("initialize: status %d, session id %q, body %s", r.Status, id, r.Body)
 			}
 			return id
 		}
@@ -370,23 +349,23 @@ func TestHTTPSessionLimits(t *testing.T) {
 		first := open()
 		open()
 		r := handlerSend(t, h, "POST", httpInit, nil)
-		if r.status != http.StatusServiceUnavailable || r.header.Get("Retry-After") == "" || !strings.Contains(r.body, "too many open sessions") {
-			t.Errorf("initialize over the cap: %d %s, Retry-After %q; want 503", r.status, r.body, r.header.Get("Retry-After"))
+		if r.Status != http.StatusServiceUnavailable || r.Header.Get("Retry-After") == "" || !strings.Contains(r.Body, "too many open sessions") {
+			t.Errorf("initialize over the cap: %d %s, Retry-After %q; want 503", r.Status, r.Body, r.Header.Get("Retry-After"))
 		}
 		time.Sleep(idle / 2)
-		if r := handlerSend(t, h, "POST", httpInit, nil); r.status != http.StatusServiceUnavailable {
-			t.Errorf("initialize over the cap, the sessions not yet idle: %d %s; want 503", r.status, r.body)
+		if r := handlerSend(t, h, "POST", httpInit, nil); r.Status != http.StatusServiceUnavailable {
+			t.Errorf("initialize over the cap, the sessions not yet idle: %d %s; want 503", r.Status, r.Body)
 		}
 		time.Sleep(idle)
 		third := open() // the expired sessions make room
 		if n := h.(*httpHandler).sessions.len(); n != 1 {
 			t.Errorf("%d sessions held after the sweep, want 1", n)
 		}
-		if r := handlerSend(t, h, "POST", httpLegacyCall, map[string]string{"Mcp-Session-Id": first}); r.status != http.StatusNotFound {
-			t.Errorf("expired session: %d %s, want 404", r.status, r.body)
+		if r := handlerSend(t, h, "POST", httpLegacyCall, map[string]string{"Mcp-Session-Id": first}); r.Status != http.StatusNotFound {
+			t.Errorf("expired session: %d %s, want 404", r.Status, r.Body)
 		}
-		if r := handlerSend(t, h, "POST", httpLegacyCall, map[string]string{"Mcp-Session-Id": third}); r.status != http.StatusOK {
-			t.Errorf("live session: %d %s, want 200", r.status, r.body)
+		if r := handlerSend(t, h, "POST", httpLegacyCall, map[string]string{"Mcp-Session-Id": third}); r.Status != http.StatusOK {
+			t.Errorf("live session: %d %s, want 200", r.Status, r.Body)
 		}
 	})
 }
@@ -399,7 +378,7 @@ func TestHTTPCancel(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	body := strings.NewReplacer(`"echo"`, `"wait"`, `"arguments":{"text":"hi"},`, "").Replace(httpCall)
-	req := newHTTPRequest(t, ctx, "POST", ts.URL, body, httpHeaders("tools/call", "wait"))
+	req := newHTTPRequest(t, ctx, "POST", ts.URL, body, mcptest.Headers("tools/call", "wait"))
 	done := make(chan error)
 	go func() {
 		resp, err := http.DefaultClient.Do(req)
@@ -418,8 +397,8 @@ func TestHTTPCancel(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("closing the request did not cancel the handler's context")
 	}
-	if r := httpSend(t, "POST", ts.URL, httpList, httpHeaders("tools/list", "")); r.status != 200 {
-		t.Errorf("after the cancel: %d %s", r.status, r.body)
+	if r := httpSend(t, "POST", ts.URL, httpList, mcptest.Headers("tools/list", "")); r.Status != 200 {
+		t.Errorf("after the cancel: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -446,15 +425,15 @@ func TestHTTPCancelInSession(t *testing.T) {
 	}()
 	handlerCtx := <-started
 	r := httpSend(t, "POST", ts.URL, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"w"}}`, hdr)
-	if r.status != http.StatusAccepted {
-		t.Errorf("notifications/cancelled: %d %s, want 202", r.status, r.body)
+	if r.Status != http.StatusAccepted {
+		t.Errorf("notifications/cancelled: %d %s, want 202", r.Status, r.Body)
 	}
 	waitCancelled(t, handlerCtx, "the handler")
 	if err := <-done; err == nil || strings.HasPrefix(err.Error(), "a response") {
 		t.Errorf("the cancelled request got %v, want no response", err)
 	}
-	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, hdr); r.status != 200 {
-		t.Errorf("the session after the cancel: %d %s", r.status, r.body)
+	if r := httpSend(t, "POST", ts.URL, httpLegacyCall, hdr); r.Status != 200 {
+		t.Errorf("the session after the cancel: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -491,12 +470,12 @@ func TestServeStreamableHTTPShutdown(t *testing.T) {
 		go func() { served <- s.ServeStreamableHTTP(ctx, ln, nil) }()
 		url := "http://localhost" + DefaultHTTPPath
 
-		if r := httpSendVia(t, hc, "POST", "http://localhost/other", httpList, httpHeaders("tools/list", "")); r.status != http.StatusNotFound {
-			t.Errorf("another path: %d, want 404", r.status)
+		if r := httpSendVia(t, hc, "POST", "http://localhost/other", httpList, mcptest.Headers("tools/list", "")); r.Status != http.StatusNotFound {
+			t.Errorf("another path: %d, want 404", r.Status)
 		}
 		body := strings.NewReplacer(`"echo"`, `"wait"`, `"arguments":{"text":"hi"},`, "").Replace(httpCall)
-		inflight := make(chan httpResponse)
-		go func() { inflight <- httpSendVia(t, hc, "POST", url, body, httpHeaders("tools/call", "wait")) }()
+		inflight := make(chan mcptest.Response)
+		go func() { inflight <- httpSendVia(t, hc, "POST", url, body, mcptest.Headers("tools/call", "wait")) }()
 		<-started
 		cancel() // shutdown begins with a request in flight
 		synctest.Wait()
@@ -504,12 +483,12 @@ func TestServeStreamableHTTPShutdown(t *testing.T) {
 		case err := <-served:
 			t.Fatalf("ServeStreamableHTTP returned %v with a request in flight", err)
 		case r := <-inflight:
-			t.Fatalf("the request in flight was answered before its handler returned: %d %s", r.status, r.body)
+			t.Fatalf("the request in flight was answered before its handler returned: %d %s", r.Status, r.Body)
 		default:
 		}
 		close(release)
-		if r := <-inflight; r.status != 200 || !strings.Contains(r.body, "released") {
-			t.Errorf("in-flight request: %d %s, want it finished", r.status, r.body)
+		if r := <-inflight; r.Status != 200 || !strings.Contains(r.Body, "released") {
+			t.Errorf("in-flight request: %d %s, want it finished", r.Status, r.Body)
 		}
 		if err := <-served; err != nil {
 			t.Errorf("ServeStreamableHTTP returned %v, want nil", err)

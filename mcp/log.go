@@ -3,17 +3,12 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
 	"log/slog"
-	"math"
-	"sync"
-	"time"
 )
 
-// What the server tells whoever runs it: one log line for each failure,
-// through a buffer that gathers lines (logWriter), and an ErrorEvent for
-// Options.OnError.
+// What the server tells whoever runs it of each failure: one log line, on
+// its logger (written through a logWriter by default), and an ErrorEvent
+// for Options.OnError.
 
 // ErrorEvent is one failure, as [Options.OnError] sees it: the failure as a
 // Go value, the request it ended, and what the client was sent for it.
@@ -52,45 +47,6 @@ type ErrorEvent struct {
 	// ProtocolError is the JSON-RPC error the client was sent, or nil.
 	ProtocolError *Error
 }
-
-// PanicError is a panic the server recovered from a handler. The client
-// gets a bare tool error ("Error executing tool <name>"), or an internal
-// error from a resource handler; the value and stack, which may hold what
-// no client should see, go to the log and to [Options.OnError] only.
-type PanicError struct {
-	// Value is what the handler passed to panic.
-	Value any
-	// Stack is the panicking goroutine's stack, as [runtime/debug.Stack]
-	// formats it.
-	Stack []byte
-}
-
-// Error returns "panic: " and the value.
-func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
-
-// Unwrap returns the value if it is an error (a [runtime.Error] such as an
-// index out of range, say), so that errors.As sees through the panic.
-func (e *PanicError) Unwrap() error {
-	err, _ := e.Value.(error)
-	return err
-}
-
-// LogValue logs the value and the stack, as one value.
-func (e *PanicError) LogValue() slog.Value {
-	return slog.StringValue(e.Error() + "\n" + string(e.Stack))
-}
-
-// ArgumentsError is arguments a tool rejected before its handler ran: they
-// fail its input schema, or do not fit its Go type (a number too large for
-// its field, say). The client gets a tool error whose text, after "Error
-// executing tool <name>: ", is Message.
-type ArgumentsError struct {
-	// Message names each failing field by JSON pointer, and the problem.
-	Message string
-}
-
-// Error returns the message.
-func (e *ArgumentsError) Error() string { return e.Message }
 
 // failure returns what Err of an event reporting e is: e's withheld
 // cause, or e itself.
@@ -187,77 +143,4 @@ func requestAttrs(method string, p *params, id json.RawMessage) []slog.Attr {
 func (s *Server) closedBeforeReply(ctx context.Context, method string, p *params, id json.RawMessage) {
 	row := errClientClosed.row()
 	s.log.LogAttrs(ctx, row.level, row.message, requestAttrs(method, p, id)...)
-}
-
-// logWriter is a buffer in front of the default logger's writer, stderr.
-// A server under load logs a line per failed call; written one by one,
-// each line would cost a system call, as much as the call's own reply. So
-// lines are gathered and written together, at most a delay after the
-// first of them, or at once when logWriterSize bytes are waiting. The
-// server flushes it when it stops serving and before Main exits, so that
-// no line is lost (see Server.flushLog).
-type logWriter struct {
-	mu      sync.Mutex
-	w       io.Writer
-	buf     []byte
-	delay   time.Duration // from the first line buffered to the write
-	pending bool          // the timer is armed
-	timer   *time.Timer   // flushes the buffer
-	err     error         // of the last write to w
-}
-
-// The bounds on how long and how much a logWriter holds by default.
-const (
-	logFlushDelay = 5 * time.Millisecond
-	logWriterSize = 32 << 10
-)
-
-// never is a timer duration that does not elapse.
-const never = time.Duration(math.MaxInt64)
-
-// newLogWriter returns a logWriter writing to w at most delay after a line
-// is written.
-func newLogWriter(w io.Writer, delay time.Duration) *logWriter {
-	l := &logWriter{w: w, delay: delay}
-	l.timer = time.AfterFunc(never, l.Flush)
-	return l
-}
-
-// Write adds the line p to the buffer. It reports the error of an earlier
-// write that failed, if any, as a line is written later than it is logged.
-func (l *logWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.buf = append(l.buf, p...)
-	switch {
-	case len(l.buf) >= logWriterSize:
-		l.flush()
-	case !l.pending:
-		l.pending = true
-		l.timer.Reset(l.delay)
-	}
-	return len(p), l.err
-}
-
-// Flush writes the lines waiting in the buffer.
-func (l *logWriter) Flush() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.flush()
-}
-
-// flush writes the buffer; l.mu is held.
-func (l *logWriter) flush() {
-	if l.pending {
-		l.timer.Stop()
-		l.pending = false
-	}
-	if len(l.buf) == 0 {
-		return
-	}
-	_, l.err = l.w.Write(l.buf)
-	if cap(l.buf) > 4*logWriterSize { // after a burst of long lines
-		l.buf = nil
-	}
-	l.buf = l.buf[:0]
 }

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // mainFlagsEnv names the environment variable that makes the test binary
@@ -56,7 +58,7 @@ func TestMainParsesTheProgramsFlags(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the test binary")
 	}
-	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"},` + testMeta + `}}` + "\n"
+	call := mcptest.ToolCall("1", "greet", `{"name":"Ada"}`) + "\n"
 	for _, tt := range []struct{ args, want string }{
 		{"", `"text":"Hello, Ada!"`},
 		{"-greeting Hi", `"text":"Hi, Ada!"`},

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // mainEnv names the environment variable that makes the test binary run
@@ -118,7 +120,7 @@ func TestMainSignalIdle(t *testing.T) {
 // the server exits with status 0, although stdin stays open.
 func TestMainSignalDrains(t *testing.T) {
 	cmd, stdin, stdout, stderr := startMain(t)
-	io.WriteString(stdin, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`+"\n")
+	io.WriteString(stdin, mcptest.Request("7", "tools/call", `"name":"slow"`)+"\n")
 	if line, err := stderr.ReadString('\n'); err != nil || line != "slow: started\n" {
 		t.Fatalf("stderr: %q, %v; want the tool to start", line, err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // observed is one request an observer saw end.
@@ -145,26 +147,26 @@ func TestObserveSeesEachOutcome(t *testing.T) {
 		err        func(error) bool
 	}{
 		{"result", echoOK, `"ok"`, "tools/call", "echo", "", 0, false, func(err error) bool { return err == nil }},
-		{"tool error", toolCall("1", "echo", `{"text":""}`), "1", "tools/call", "echo", "tool-error", 0, true,
+		{"tool error", mcptest.ToolCall("1", "echo", `{"text":""}`), "1", "tools/call", "echo", "tool-error", 0, true,
 			func(err error) bool { return err != nil && err.Error() == "nothing to echo" }},
-		{"invalid arguments", toolCall("2", "echo", `{"text":42}`), "2", "tools/call", "echo", "invalid-arguments", 0, true,
+		{"invalid arguments", mcptest.ToolCall("2", "echo", `{"text":42}`), "2", "tools/call", "echo", "invalid-arguments", 0, true,
 			func(err error) bool { return errors.As(err, &argErr) }},
-		{"panic", toolCall("3", "first", `{}`), "3", "tools/call", "first", "tool-panic", 0, true,
+		{"panic", mcptest.ToolCall("3", "first", `{}`), "3", "tools/call", "first", "tool-panic", 0, true,
 			func(err error) bool {
 				return errors.As(err, &panicErr) && strings.Contains(err.Error(), "index out of range")
 			}},
-		{"handler's protocol error", toolCall("4", "refuse", `{}`), "4", "tools/call", "refuse", "handler-error", -32001, false,
+		{"handler's protocol error", mcptest.ToolCall("4", "refuse", `{}`), "4", "tools/call", "refuse", "handler-error", -32001, false,
 			func(err error) bool { return errors.As(err, &perr) && perr.Message == "Not today" }},
-		{"unknown tool", toolCall("5", "nothing", `{}`), "5", "tools/call", "nothing", "unknown-tool", CodeInvalidParams, false,
+		{"unknown tool", mcptest.ToolCall("5", "nothing", `{}`), "5", "tools/call", "nothing", "unknown-tool", CodeInvalidParams, false,
 			func(err error) bool { return errors.As(err, &perr) && perr.Message == "Unknown tool: nothing" }},
-		{"read", readCall("6", "shelf://1"), "6", "resources/read", "shelf://1", "", 0, false, func(err error) bool { return err == nil }},
-		{"not found", readCall("7", "shelf://missing"), "7", "resources/read", "shelf://missing", "resource-not-found", CodeInvalidParams, false,
+		{"read", mcptest.ReadCall("6", "shelf://1"), "6", "resources/read", "shelf://1", "", 0, false, func(err error) bool { return err == nil }},
+		{"not found", mcptest.ReadCall("7", "shelf://missing"), "7", "resources/read", "shelf://missing", "resource-not-found", CodeInvalidParams, false,
 			func(err error) bool { return errors.As(err, &perr) && perr.Message == "No shelf missing." }},
-		{"withheld cause", readCall("8", "shelf://locked"), "8", "resources/read", "shelf://locked", "resource-failed", CodeInternalError, false,
+		{"withheld cause", mcptest.ReadCall("8", "shelf://locked"), "8", "resources/read", "shelf://locked", "resource-failed", CodeInternalError, false,
 			func(err error) bool { return err != nil && err.Error() == "the shelf is locked" }},
-		{"resource panic", readCall("9", "shelf://fallen"), "9", "resources/read", "shelf://fallen", "resource-failed", CodeInternalError, false,
+		{"resource panic", mcptest.ReadCall("9", "shelf://fallen"), "9", "resources/read", "shelf://fallen", "resource-failed", CodeInternalError, false,
 			func(err error) bool { return errors.As(err, &panicErr) && panicErr.Value == "the shelf fell" }},
-		{"list", `{"jsonrpc":"2.0","id":10,"method":"tools/list","params":{` + testMeta + `}}`, "10", "tools/list", "", "", 0, false,
+		{"list", mcptest.Request("10", "tools/list", ""), "10", "tools/list", "", "", 0, false,
 			func(err error) bool { return err == nil }},
 	} {
 		line := c.call(tt.line)
@@ -178,7 +180,7 @@ func TestObserveSeesEachOutcome(t *testing.T) {
 			t.Errorf("%s: row %q, cancelled %v, err %v (%T), duration %v; want row %q", tt.name, out.Row, out.Cancelled, out.Err, out.Err, out.Duration, tt.row)
 		}
 		// What the outcome says was sent is what the client received.
-		var sent reply
+		var sent mcptest.Reply
 		if err := json.Unmarshal([]byte(line), &sent); err != nil {
 			t.Fatalf("%s: reply %s: %v", tt.name, line, err)
 		}
@@ -220,7 +222,7 @@ func TestObserveReplacesTheContext(t *testing.T) {
 	s := newObservedToolServer(observe, nil, ctxs)
 	sess := s.NewSession()
 	const tp, ts = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "congo=t61rcWkgMzE,rojo=00f067aa0ba902b7"
-	line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"context","_meta":{"traceparent":"` + tp + `","tracestate":"` + ts + `",` + testMeta[len(`"_meta":{`):] + `}}`
+	line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"context","_meta":{"traceparent":"` + tp + `","tracestate":"` + ts + `",` + mcptest.Meta[len(`"_meta":{`):] + `}}`
 	if got := string(sess.Handle(context.Background(), []byte(line))); !strings.Contains(got, `"text":"context: observed"`) {
 		t.Errorf("reply %s, want the handler to see the observer's context", got)
 	}
@@ -228,7 +230,7 @@ func TestObserveReplacesTheContext(t *testing.T) {
 	if o.info.Traceparent != tp || o.info.Tracestate != ts || o.info.Transport != TransportDirect {
 		t.Errorf("started %+v, want the trace context %q, %q, over %q", o.info, tp, ts, TransportDirect)
 	}
-	sess.Handle(context.Background(), []byte(toolCall("2", "echo", `{"text":""}`)))
+	sess.Handle(context.Background(), []byte(mcptest.ToolCall("2", "echo", `{"text":""}`)))
 	nextEnd(t, ends)
 	if ctx := <-ctxs; ctx.Value(observerKey{}) != "observed" {
 		t.Error("OnError did not see the observer's context")
@@ -244,7 +246,7 @@ func TestObserveMayReturnNothing(t *testing.T) {
 	}})
 	sess := s.NewSession()
 	wantEchoOK(t, string(sess.Handle(context.Background(), []byte(echoOK))))
-	if !strings.Contains(string(sess.Handle(context.Background(), []byte(toolCall("1", "nothing", "{}")))), `"error"`) {
+	if !strings.Contains(string(sess.Handle(context.Background(), []byte(mcptest.ToolCall("1", "nothing", "{}")))), `"error"`) {
 		t.Error("an unknown tool was not refused")
 	}
 	if strings.Join(started, " ") != "tools/call tools/call" {
@@ -259,7 +261,7 @@ func TestObserveSeesACancelledRequest(t *testing.T) {
 	started := make(chan context.Context, 1)
 	s := newObservedToolServer(observe, started, nil)
 	c := connect(t, s)
-	c.send(toolCall(`"slow"`, "wait", "{}"))
+	c.send(mcptest.ToolCall(`"slow"`, "wait", "{}"))
 	if ctx := <-started; ctx.Value(observerKey{}) != "observed" {
 		t.Error("the handler did not run with the observer's context")
 	}
@@ -287,9 +289,9 @@ func TestObserveOverHTTP(t *testing.T) {
 	defer ts.Close()
 
 	const tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"context","_meta":{"traceparent":"` + tp + `",` + httpMeta[len(`"_meta":{`):] + `}}`
-	if r := httpSend(t, "POST", ts.URL, body, httpHeaders("tools/call", "context")); !strings.Contains(r.body, "context: observed") {
-		t.Errorf("modern call: %d %s", r.status, r.body)
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"context","_meta":{"traceparent":"` + tp + `",` + mcptest.Meta[len(`"_meta":{`):] + `}}`
+	if r := httpSend(t, "POST", ts.URL, body, mcptest.Headers("tools/call", "context")); !strings.Contains(r.Body, "context: observed") {
+		t.Errorf("modern call: %d %s", r.Status, r.Body)
 	}
 	o := nextEnd(t, ends)
 	want := RequestInfo{Method: "tools/call", ID: json.RawMessage("1"), Name: "context", Modern: true, ProtocolVersion: ModernVersion,
@@ -299,11 +301,11 @@ func TestObserveOverHTTP(t *testing.T) {
 	}
 
 	// Refused before it is served: its Mcp-Name contradicts its body.
-	r := httpSend(t, "POST", ts.URL, body, httpHeaders("tools/call", "echo"))
+	r := httpSend(t, "POST", ts.URL, body, mcptest.Headers("tools/call", "echo"))
 	o = nextEnd(t, ends)
-	if r.status != http.StatusBadRequest || o.info.Name != "context" || o.info.Traceparent != tp || !o.info.Modern ||
+	if r.Status != http.StatusBadRequest || o.info.Name != "context" || o.info.Traceparent != tp || !o.info.Modern ||
 		o.out.Row != "header-mismatch" || o.out.ProtocolError == nil || o.out.ProtocolError.Code != CodeHeaderMismatch {
-		t.Errorf("header mismatch: %d, %+v", r.status, o)
+		t.Errorf("header mismatch: %d, %+v", r.Status, o)
 	}
 
 	hdr := map[string]string{"Mcp-Session-Id": httpInitSession(t, ts.URL)}
@@ -316,7 +318,7 @@ func TestObserveOverHTTP(t *testing.T) {
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
-	req := newHTTPRequest(t, ctx, "POST", ts.URL, toolCall("9", "wait", "{}"), httpHeaders("tools/call", "wait"))
+	req := newHTTPRequest(t, ctx, "POST", ts.URL, mcptest.ToolCall("9", "wait", "{}"), mcptest.Headers("tools/call", "wait"))
 	done := make(chan error)
 	go func() {
 		_, err := http.DefaultClient.Do(req)
@@ -359,12 +361,6 @@ func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 	s := newObservedToolServer(observe, nil, nil)
 	ts := httptest.NewServer(s.HTTPHandler(&HTTPOptions{MaxSessions: 1}))
 	defer ts.Close()
-	modern := func(id, method, params string) string {
-		if params != "" {
-			params += ","
-		}
-		return `{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `","params":{` + params + testMeta + `}}`
-	}
 	legacy := func(id, method string) string { return `{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `"}` }
 	initialize := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`
 	initialized := s.NewSession()
@@ -375,7 +371,7 @@ func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 	check := func(k errKind, how string, line []byte) {
 		t.Helper()
 		o := nextEnd(t, ends)
-		var sent reply
+		var sent mcptest.Reply
 		json.Unmarshal(line, &sent)
 		if o.out.Row != errorTable[k].name || o.info.Method == "" {
 			t.Errorf("%s: ended with row %q for method %q, want %q", how, o.out.Row, o.info.Method, errorTable[k].name)
@@ -395,27 +391,27 @@ func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 		sess *Session
 		line string
 	}{
-		{errHandlerError.errKind, nil, toolCall("1", "refuse", "{}")},
-		{errToolError.errKind, nil, toolCall("1", "echo", `{"text":""}`)},
-		{errToolPanic.errKind, nil, toolCall("1", "first", "{}")},
-		{errInvalidArguments.errKind, nil, toolCall("1", "echo", `{"text":1}`)},
-		{errResourceNotFound.errKind, nil, readCall("1", "shelf://missing")},
-		{errResourceFailed.errKind, nil, readCall("1", "shelf://locked")},
+		{errHandlerError.errKind, nil, mcptest.ToolCall("1", "refuse", "{}")},
+		{errToolError.errKind, nil, mcptest.ToolCall("1", "echo", `{"text":""}`)},
+		{errToolPanic.errKind, nil, mcptest.ToolCall("1", "first", "{}")},
+		{errInvalidArguments.errKind, nil, mcptest.ToolCall("1", "echo", `{"text":1}`)},
+		{errResourceNotFound.errKind, nil, mcptest.ReadCall("1", "shelf://missing")},
+		{errResourceFailed.errKind, nil, mcptest.ReadCall("1", "shelf://locked")},
 		{errNoVersion.errKind, nil, legacy("1", "tools/list")},
 		{errUnsupportedVersion.errKind, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01"}}}`},
 		{errNoCapabilities.errKind, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`},
 		{errAlreadyInitialized.errKind, initialized, initialize},
-		{errMethodNotFound.errKind, nil, modern("1", "prompts/list", "")},
-		{errNoToolName.errKind, nil, modern("1", "tools/call", "")},
-		{errUnknownTool.errKind, nil, toolCall("1", "nothing", "{}")},
-		{errArgumentsNotObject.errKind, nil, toolCall("1", "echo", "[1]")},
-		{errNoURI.errKind, nil, modern("1", "resources/read", "")},
-		{errUnknownResource.errKind, nil, readCall("1", "other://x")},
-		{errResultUnencodable.errKind, nil, toolCall("1", "unencodable", "{}")},
-		{errToolInternal.errKind, nil, toolCall("1", "internal", "{}")},
-		{errOutputInvalid.errKind, nil, toolCall("1", "price", `{"title":"Dune"}`)},
-		{errErrorContentInvalid.errKind, nil, toolCall("1", "price", `{"title":"Nothing"}`)},
-		{errResourceError.errKind, nil, readCall("1", "shelf://dusted")},
+		{errMethodNotFound.errKind, nil, mcptest.Request("1", "prompts/list", "")},
+		{errNoToolName.errKind, nil, mcptest.Request("1", "tools/call", "")},
+		{errUnknownTool.errKind, nil, mcptest.ToolCall("1", "nothing", "{}")},
+		{errArgumentsNotObject.errKind, nil, mcptest.ToolCall("1", "echo", "[1]")},
+		{errNoURI.errKind, nil, mcptest.Request("1", "resources/read", "")},
+		{errUnknownResource.errKind, nil, mcptest.ReadCall("1", "other://x")},
+		{errResultUnencodable.errKind, nil, mcptest.ToolCall("1", "unencodable", "{}")},
+		{errToolInternal.errKind, nil, mcptest.ToolCall("1", "internal", "{}")},
+		{errOutputInvalid.errKind, nil, mcptest.ToolCall("1", "price", `{"title":"Dune"}`)},
+		{errErrorContentInvalid.errKind, nil, mcptest.ToolCall("1", "price", `{"title":"Nothing"}`)},
+		{errResourceError.errKind, nil, mcptest.ReadCall("1", "shelf://dusted")},
 	}
 	for _, tt := range direct {
 		sess := tt.sess
@@ -438,11 +434,11 @@ func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 		{errTooManySessions.errKind, httpInit, nil},
 		{errHeaderMissing.errKind, httpCall, map[string]string{"Mcp-Protocol-Version": ModernVersion}},
 		{errHeaderBase64.errKind, httpCall, map[string]string{"Mcp-Protocol-Version": ModernVersion, "Mcp-Method": "tools/call", "Mcp-Name": "=?base64?!!?="}},
-		{errHeaderMismatch.errKind, httpCall, httpHeaders("tools/call", "wait")},
+		{errHeaderMismatch.errKind, httpCall, mcptest.Headers("tools/call", "wait")},
 	}
 	for _, tt := range overHTTP {
 		r := httpSend(t, "POST", ts.URL, tt.body, tt.hdr)
-		check(tt.k, "HTTP "+tt.k.row().name, []byte(r.body))
+		check(tt.k, "HTTP "+tt.k.row().name, []byte(r.Body))
 	}
 	noMoreEnds(t, ends)
 

@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // newShelfServer returns a server with a static resource, shelf://index,
@@ -42,11 +44,11 @@ func TestResourceRead(t *testing.T) {
 		"shelf://B":          `"contents":[{"uri":"shelf://B","mimeType":"text/plain","text":"Shelf B"}]`,
 		"shelf://top%20left": `"text":"Shelf top left"`, // template variables are percent-decoded
 	} {
-		if line := c.call(readCall("1", uri)); !strings.Contains(line, want) {
+		if line := c.call(mcptest.ReadCall("1", uri)); !strings.Contains(line, want) {
 			t.Errorf("read %s: %s, want %s", uri, line, want)
 		}
 	}
-	list := c.call(`{"jsonrpc":"2.0","id":2,"method":"resources/list","params":{` + testMeta + `}}`)
+	list := c.call(mcptest.Request("2", "resources/list", ""))
 	if want := `"resources":[{"uri":"shelf://index","name":"index","mimeType":"text/plain"}]`; !strings.Contains(list, want) {
 		t.Errorf("resources/list: %s, want %s", list, want)
 	}
@@ -66,7 +68,7 @@ func TestResourceErrors(t *testing.T) {
 		t.Run(tt.uri, func(t *testing.T) {
 			s, logs := newShelfServer()
 			c := connect(t, s)
-			line := c.call(readCall("1", tt.uri))
+			line := c.call(mcptest.ReadCall("1", tt.uri))
 			if want := `{"jsonrpc":"2.0","id":1,"error":` + tt.want + `}`; line != want {
 				t.Errorf("read %s:\n got %s\nwant %s", tt.uri, line, want)
 			}
@@ -80,7 +82,7 @@ func TestResourceErrors(t *testing.T) {
 			if tt.uri == "shelf://panic" && !strings.Contains(lines[0], "goroutine") {
 				t.Errorf("no stack logged for the panic: %s", lines[0])
 			}
-			if r := decodeReply(t, c.call(readCall("2", "shelf://B"))); r.Error != nil {
+			if r := mcptest.DecodeReply(t, c.call(mcptest.ReadCall("2", "shelf://B"))); r.Error != nil {
 				t.Errorf("read after the error: %v", r.Error)
 			}
 			c.close()
@@ -91,7 +93,7 @@ func TestResourceErrors(t *testing.T) {
 func TestResourceMissingURI(t *testing.T) {
 	s, _ := newShelfServer()
 	c := connect(t, s)
-	e := wantError(t, c.call(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{`+testMeta+`}}`), "1", CodeInvalidParams)
+	e := wantError(t, c.call(mcptest.Request("1", "resources/read", "")), "1", CodeInvalidParams)
 	if data, _ := json.Marshal(e.Data); string(data) != `"\"params.uri\" is missing"` {
 		t.Errorf("data %s, want it to name params.uri", data)
 	}

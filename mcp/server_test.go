@@ -12,10 +12,9 @@ import (
 	"sync"
 	"testing"
 	"time"
-)
 
-// testMeta is the _meta of a modern request, to put in its params.
-const testMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	"github.com/mcpbookshop/guide/internal/mcptest"
+)
 
 // testTimeout bounds every wait in these tests, so a missing reply fails
 // instead of hanging.
@@ -142,41 +141,15 @@ func (c *testConn) close() error {
 	return err
 }
 
-// reply is a decoded response line.
-type reply struct {
-	ID     json.RawMessage `json:"id"`
-	Result json.RawMessage `json:"result"`
-	Error  *Error          `json:"error"`
-}
-
-func decodeReply(t *testing.T, line string) reply {
-	t.Helper()
-	var r reply
-	if err := json.Unmarshal([]byte(line), &r); err != nil {
-		t.Fatalf("reply %s: %v", line, err)
-	}
-	return r
-}
-
 // wantError checks that line is an error response with id and code, and
 // returns the error.
-func wantError(t *testing.T, line, id string, code int) *Error {
+func wantError(t *testing.T, line, id string, code int) *mcptest.Error {
 	t.Helper()
-	r := decodeReply(t, line)
+	r := mcptest.DecodeReply(t, line)
 	if r.Error == nil || string(r.ID) != id || r.Error.Code != code {
 		t.Fatalf("reply %s, want error %d for id %s", line, code, id)
 	}
 	return r.Error
-}
-
-// toolCall returns a modern tools/call request line.
-func toolCall(id, name, args string) string {
-	return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + name + `","arguments":` + args + `,` + testMeta + `}}`
-}
-
-// readCall returns a modern resources/read request line.
-func readCall(id, uri string) string {
-	return `{"jsonrpc":"2.0","id":` + id + `,"method":"resources/read","params":{"uri":"` + uri + `",` + testMeta + `}}`
 }
 
 type echoArgs struct {
@@ -196,7 +169,7 @@ func newEchoServer(opts *Options) (*Server, *logBuffer) {
 }
 
 // echoOK is a request the echo server answers with a result.
-var echoOK = toolCall(`"ok"`, "echo", `{"text":"hi"}`)
+var echoOK = mcptest.ToolCall(`"ok"`, "echo", `{"text":"hi"}`)
 
 // wantEchoOK checks the reply to echoOK: the session goes on.
 func wantEchoOK(t *testing.T, line string) {
@@ -213,13 +186,13 @@ func TestServerLogsEachErrorOnce(t *testing.T) {
 	}{
 		{"parse error", `{"jsonrpc":`, "protocol error", CodeParseError},
 		{"invalid request", `{"jsonrpc":"1.0","id":1,"method":"tools/list"}`, "protocol error", CodeInvalidRequest},
-		{"unknown method", `{"jsonrpc":"2.0","id":1,"method":"nope","params":{` + testMeta + `}}`, "protocol error", CodeMethodNotFound},
+		{"unknown method", mcptest.Request("1", "nope", ""), "protocol error", CodeMethodNotFound},
 		{"no version", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "protocol error", CodeInvalidParams},
 		{"unsupported version", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1.0"}}}`, "protocol error", CodeUnsupportedProtocolVersion},
-		{"unknown tool", toolCall("1", "nope", "{}"), "protocol error", CodeInvalidParams},
+		{"unknown tool", mcptest.ToolCall("1", "nope", "{}"), "protocol error", CodeInvalidParams},
 		{"batch refused", `[` + echoOK + `]`, "protocol error", CodeInvalidRequest},
-		{"tool error", toolCall("1", "echo", "{}"), "tool error", 0},
-		{"schema", toolCall("1", "echo", `{"text":1}`), "tool error", 0},
+		{"tool error", mcptest.ToolCall("1", "echo", "{}"), "tool error", 0},
+		{"schema", mcptest.ToolCall("1", "echo", `{"text":1}`), "tool error", 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s, logs := newEchoServer(nil)
@@ -254,19 +227,27 @@ func TestServerEras(t *testing.T) {
 	s, _ := newEchoServer(nil)
 	c := connect(t, s)
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2099-01-01"}}`
-	if r := decodeReply(t, c.call(init)); !strings.Contains(string(r.Result), `"protocolVersion":"`+LatestLegacyVersion+`"`) {
+	if r := mcptest.DecodeReply(t, c.call(init)); !strings.Contains(string(r.Result), `"protocolVersion":"`+LatestLegacyVersion+`"`) {
 		t.Errorf("initialize at an unknown version: %s, want %s", r.Result, LatestLegacyVersion)
 	}
 	wantError(t, c.call(init), "1", CodeInvalidRequest)
 	// Modern _meta still wins on a legacy connection: served statelessly.
-	if r := decodeReply(t, c.call(echoOK)); !strings.Contains(string(r.Result), `"resultType":"complete"`) {
+	if r := mcptest.DecodeReply(t, c.call(echoOK)); !strings.Contains(string(r.Result), `"resultType":"complete"`) {
 		t.Errorf("modern request on a legacy connection: %s, want a modern result", r.Result)
 	}
 	legacy := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`
-	if r := decodeReply(t, c.call(legacy)); strings.Contains(string(r.Result), "resultType") {
+	if r := mcptest.DecodeReply(t, c.call(legacy)); strings.Contains(string(r.Result), "resultType") {
 		t.Errorf("legacy request: %s, want no modern fields", r.Result)
 	}
 	if err := c.close(); err != nil {
 		t.Errorf("Serve: %v", err)
+	}
+}
+
+// TestHarnessVersion: the harness's modern requests are at the version
+// the core calls modern.
+func TestHarnessVersion(t *testing.T) {
+	if mcptest.Version != ModernVersion {
+		t.Errorf("mcptest.Version is %q, ModernVersion %q", mcptest.Version, ModernVersion)
 	}
 }

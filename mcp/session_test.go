@@ -6,23 +6,17 @@ import (
 	"log/slog"
 	"testing"
 
+	"github.com/mcpbookshop/guide/internal/mcptest"
 	"github.com/mcpbookshop/guide/mcp"
 )
 
-// sessionReply is a response line that Session.Handle returned, decoded.
-type sessionReply struct {
-	ID     json.RawMessage `json:"id"`
-	Result json.RawMessage `json:"result"`
-	Error  *mcp.Error      `json:"error"`
-}
-
-// handle hands line to session and decodes the response.
-func handle(t *testing.T, ctx context.Context, session *mcp.Session, line string) sessionReply {
+// handle hands line to session and decodes the response, which must be
+// one.
+func handle(t *testing.T, ctx context.Context, session *mcp.Session, line string) mcptest.Reply {
 	t.Helper()
-	resp := session.Handle(ctx, []byte(line))
-	var r sessionReply
-	if err := json.Unmarshal(resp, &r); err != nil {
-		t.Fatalf("%s: the response %q is not JSON: %v", line, resp, err)
+	r, err := mcptest.ParseReply(string(session.Handle(ctx, []byte(line))))
+	if err != nil {
+		t.Fatalf("%s: %v", line, err)
 	}
 	return r
 }

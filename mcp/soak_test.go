@@ -11,9 +11,13 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 var soak = flag.Bool("soak", false, "run the soak tests: 200,000 calls over stdio and 200,000 over HTTP")
@@ -39,11 +43,8 @@ var soakRequests = []struct{ method, name, params, want string }{
 // soakLine is the i-th request of a soak, with id i.
 func soakLine(i int) (line []byte, want string) {
 	r := soakRequests[i%len(soakRequests)]
-	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":{%s,%s}}`, i, r.method, r.params, modernMetaJSON), r.want
+	return []byte(mcptest.Request(strconv.Itoa(i), r.method, r.params)), r.want
 }
-
-// modernMetaJSON is the _meta member of a modern-era request.
-const modernMetaJSON = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 
 // newSoakServer is the fuzz server's kinds of tools and resources, keeping
 // nothing from one call to the next.
@@ -213,20 +214,12 @@ func TestSoakHTTP(t *testing.T) {
 func soakPost(hc *http.Client, url string, i int) error {
 	line, want := soakLine(i)
 	r := soakRequests[i%len(soakRequests)]
-	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(line))
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Mcp-Protocol-Version", ModernVersion)
-	req.Header.Set("Mcp-Method", r.method)
-	req.Header.Set("Mcp-Name", r.name)
-	resp, err := hc.Do(req)
+	resp, err := mcptest.Post(context.Background(), hc, url, string(line), mcptest.Headers(r.method, r.name))
 	if err != nil {
 		return fmt.Errorf("call %d: %v", i, err)
 	}
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil || !bytes.HasPrefix(body, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,`, i)) || !bytes.Contains(body, []byte(want)) {
-		return fmt.Errorf("call %d: %d %q, %v; want %s", i, resp.StatusCode, body, err, want)
+	if !strings.HasPrefix(resp.Body, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,`, i)) || !strings.Contains(resp.Body, want) {
+		return fmt.Errorf("call %d: %d %q; want %s", i, resp.Status, resp.Body, want)
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 func TestServeLineTooLong(t *testing.T) {
@@ -15,7 +17,7 @@ func TestServeLineTooLong(t *testing.T) {
 	for _, size := range []int{limit + 1, 10 * limit, 200 << 10} { // the last is longer than the read buffer
 		s, logs := newEchoServer(&Options{MaxLineBytes: limit})
 		c := connect(t, s)
-		long := toolCall("1", "echo", `{"text":"`+strings.Repeat("x", size)+`"}`)
+		long := mcptest.ToolCall("1", "echo", `{"text":"`+strings.Repeat("x", size)+`"}`)
 		e := wantError(t, c.call(long), "1", CodeInvalidRequest)
 		if want := "message longer than the 256-byte limit"; e.Data != want {
 			t.Errorf("%d bytes: data %v, want %q", len(long), e.Data, want)
@@ -35,7 +37,7 @@ func TestServeLineWithinLimit(t *testing.T) {
 	s, _ := newEchoServer(&Options{MaxLineBytes: 1 << 20})
 	c := connect(t, s)
 	text := strings.Repeat("x", 200<<10)
-	if r := decodeReply(t, c.call(toolCall("1", "echo", `{"text":"`+text+`"}`))); !strings.Contains(string(r.Result), text) {
+	if r := mcptest.DecodeReply(t, c.call(mcptest.ToolCall("1", "echo", `{"text":"`+text+`"}`))); !strings.Contains(string(r.Result), text) {
 		t.Errorf("a 200 KiB line within the limit was not echoed")
 	}
 	if err := c.close(); err != nil {
@@ -54,7 +56,7 @@ func TestServeDeepNesting(t *testing.T) {
 	// Deep but within the decoder's bound, inside the arguments: the schema
 	// rejects it.
 	nested := strings.Repeat("[", 5000) + strings.Repeat("]", 5000)
-	if r := decodeReply(t, c.call(toolCall("2", "echo", `{"text":`+nested+`}`))); !strings.Contains(string(r.Result), `"isError":true`) {
+	if r := mcptest.DecodeReply(t, c.call(mcptest.ToolCall("2", "echo", `{"text":`+nested+`}`))); !strings.Contains(string(r.Result), `"isError":true`) {
 		t.Errorf("deeply nested argument: %s, want a tool error", r.Result)
 	}
 	// A deep batch on a connection that takes batches.
@@ -104,7 +106,7 @@ func TestServeCancel(t *testing.T) {
 	started := make(chan context.Context, 1)
 	s := newBlockingServer(nil, started, nil)
 	c := connect(t, s)
-	c.send(toolCall(`"slow"`, "wait", "{}"))
+	c.send(mcptest.ToolCall(`"slow"`, "wait", "{}"))
 	ctx := <-started
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow","reason":"the user gave up"}}`)
 	waitCancelled(t, ctx, "the handler")
@@ -130,7 +132,7 @@ func TestServeCancelAfterQuickCalls(t *testing.T) {
 		}
 		c.send(echoOK)
 		time.Sleep(handoffDelay / 2)
-		c.send(toolCall("7", "wait", "{}"))
+		c.send(mcptest.ToolCall("7", "wait", "{}"))
 		ctx := <-started
 		wantEchoOK(t, c.recv())
 		c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
@@ -147,7 +149,7 @@ func TestServeShutdownWaitsForHandlers(t *testing.T) {
 	release := make(chan struct{})
 	s := newBlockingServer(nil, started, release)
 	c := connect(t, s)
-	c.send(toolCall("1", "wait", "{}"))
+	c.send(mcptest.ToolCall("1", "wait", "{}"))
 	<-started
 	c.in.Close()
 	select {
@@ -156,7 +158,7 @@ func TestServeShutdownWaitsForHandlers(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 	close(release)
-	if r := decodeReply(t, c.recv()); !strings.Contains(string(r.Result), "released") {
+	if r := mcptest.DecodeReply(t, c.recv()); !strings.Contains(string(r.Result), "released") {
 		t.Errorf("the in-flight request's reply: %s", r.Result)
 	}
 	if err := c.close(); err != nil {
@@ -169,7 +171,7 @@ func TestServeShutdownTimeout(t *testing.T) {
 	started := make(chan context.Context, 1)
 	s := newBlockingServer(&Options{ShutdownTimeout: timeout}, started, make(chan struct{}))
 	c := connect(t, s)
-	c.send(toolCall("1", "wait", "{}"))
+	c.send(mcptest.ToolCall("1", "wait", "{}"))
 	<-started
 	begin := time.Now()
 	c.in.Close()
@@ -206,13 +208,13 @@ func TestServeConcurrently(t *testing.T) {
 		return "second", nil
 	})
 	c := connect(t, s)
-	c.send(toolCall("1", "first", "{}"))
-	c.send(toolCall("2", "second", "{}"))
+	c.send(mcptest.ToolCall("1", "first", "{}"))
+	c.send(mcptest.ToolCall("2", "second", "{}"))
 	// Both replies come, in either order: once second's handler lets
 	// first's return, the two responses race to the writer.
 	want := map[string]string{"1": `"text":"first"`, "2": `"text":"second"`}
 	for range 2 {
-		r := decodeReply(t, c.recv())
+		r := mcptest.DecodeReply(t, c.recv())
 		text, ok := want[string(r.ID)]
 		if !ok || !strings.Contains(string(r.Result), text) || strings.Contains(string(r.Result), "isError") {
 			t.Errorf("reply for %s: %s, want one result each for 1 and 2", r.ID, r.Result)

@@ -310,10 +310,10 @@ func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, arg
 	case *ArgumentsError:
 		return s.toolError(ctx, r, errInvalidArguments, name, err), nil
 	case *outputError:
-		return s.toolFailure(ctx, r, errOutputInvalid, name, err), nil
+		return s.bareToolError(ctx, r, errOutputInvalid, name, err), nil
 	}
 	if _, ok := errors.AsType[*InternalError](err); ok {
-		return s.toolFailure(ctx, r, errToolInternal, name, err), nil
+		return s.bareToolError(ctx, r, errToolInternal, name, err), nil
 	}
 	if te, ok := errors.AsType[*ToolError](err); ok && te.Structured != nil {
 		return s.structuredToolError(ctx, r, t, err, te.Structured), nil
@@ -370,21 +370,21 @@ func (s *Server) toolError(ctx context.Context, r *request, k textRow2, name str
 	msg := err.Error()
 	a := [3]slog.Attr{slog.String("tool", name), slog.String("error", msg)} // not allocated
 	n := 2 + copy(a[2:], attrs)
-	return s.reportTool(ctx, r, k.errKind, toolErrorResult(k.text(name, msg)), err, "tool error", a[:n])
+	return s.reportToolError(ctx, r, k.errKind, toolErrorResult(k.text(name, msg)), err, "tool error", a[:n])
 }
 
-// toolFailure is toolError for a failure of row k whose text the model
+// bareToolError is toolError for a failure of row k whose text the model
 // does not read: it gets the bare tool error, and the log gets err.
-func (s *Server) toolFailure(ctx context.Context, r *request, k textRow1, name string, err error) *CallToolResult {
+func (s *Server) bareToolError(ctx context.Context, r *request, k textRow1, name string, err error) *CallToolResult {
 	a := [3]slog.Attr{slog.String("tool", name), slog.String("id", string(r.id)), slog.String("error", err.Error())}
-	return s.reportTool(ctx, r, k.errKind, toolErrorResult(k.text(name)), err, "tool failed", a[:])
+	return s.reportToolError(ctx, r, k.errKind, toolErrorResult(k.text(name)), err, "tool failed", a[:])
 }
 
-// reportTool logs msg with attrs at the level of row k, flushing the log
-// for an error the server made, passes err to Options.OnError, and returns
-// res. A request whose context is done gets no result (see respond), so
-// nothing is logged for it here.
-func (s *Server) reportTool(ctx context.Context, r *request, k errKind, res *CallToolResult, err error, msg string, attrs []slog.Attr) *CallToolResult {
+// reportToolError logs msg with attrs at the level of row k, flushing the
+// log for an error the server made, passes err to Options.OnError, and
+// returns res. A request whose context is done gets no result (see
+// respond), so nothing is logged for it here.
+func (s *Server) reportToolError(ctx context.Context, r *request, k errKind, res *CallToolResult, err error, msg string, attrs []slog.Attr) *CallToolResult {
 	if r.dropsReply(ctx) {
 		return res
 	}

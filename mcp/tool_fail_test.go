@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // logEntry is one line of a test server's JSON log.
@@ -69,7 +71,7 @@ func TestToolFailsThreeWays(t *testing.T) {
 			"the structured content does not fit the output schema: /title: required, but missing; /price: required, but missing; /error: unknown property (expected title, price)"},
 		{"price", `{"title":"NaN"}`, "Error executing tool price: No such book.", "", "ERROR", "the structured content cannot be encoded: json: unsupported value: NaN"},
 	} {
-		r := decodeReply(t, c.call(toolCall("1", tt.tool, tt.args)))
+		r := mcptest.DecodeReply(t, c.call(mcptest.ToolCall("1", tt.tool, tt.args)))
 		var res struct {
 			Content           []Content
 			StructuredContent json.RawMessage
@@ -114,7 +116,7 @@ func TestResourceFailsThreeWays(t *testing.T) {
 		{"shelf://dusted", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Shelf dusted is being dusted; try again in a minute.","data":{"uri":"shelf://dusted"}}}`, "INFO"},
 		{"shelf://cellar", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error","data":{"uri":"shelf://cellar"}}}`, "ERROR"},
 	} {
-		if line := c.call(readCall("1", tt.uri)); line != tt.want {
+		if line := c.call(mcptest.ReadCall("1", tt.uri)); line != tt.want {
 			t.Errorf("%s:\n got %s\nwant %s", tt.uri, line, tt.want)
 		}
 		lines := logs.lines()
@@ -140,7 +142,7 @@ func TestArgumentsCapped(t *testing.T) {
 	c := connect(t, s)
 	defer c.close()
 	args := `{"titles":[` + strings.TrimSuffix(strings.Repeat("1,", 1000), ",") + `]}`
-	r := decodeReply(t, c.call(toolCall("1", "titles", args)))
+	r := mcptest.DecodeReply(t, c.call(mcptest.ToolCall("1", "titles", args)))
 	var res CallToolResult
 	if err := json.Unmarshal(r.Result, &res); err != nil || len(res.Content) != 1 {
 		t.Fatalf("%s: %v", r.Result, err)
@@ -165,12 +167,12 @@ func TestBoundsFromTags(t *testing.T) {
 	})
 	c := connect(t, s)
 	defer c.close()
-	r := decodeReply(t, c.call(toolCall("1", "list", `{"limit":51,"name":"Dune"}`)))
+	r := mcptest.DecodeReply(t, c.call(mcptest.ToolCall("1", "list", `{"limit":51,"name":"Dune"}`)))
 	want := "Error executing tool list: /limit: must be at most 50, got 51; /name: must be at most 3 characters long, got 4"
 	if !strings.Contains(string(r.Result), want) || called {
 		t.Errorf("limit 51, name Dune: %s (handler called: %v), want %q", r.Result, called, want)
 	}
-	list := c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + testMeta + `}}`)
+	list := c.call(mcptest.Request("2", "tools/list", ""))
 	if !strings.Contains(list, `"limit":{"type":"integer","minimum":1,"maximum":50}`) {
 		t.Errorf("tools/list: %s, want limit's bounds in the input schema", list)
 	}

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 func TestToolPanic(t *testing.T) {
@@ -15,7 +17,7 @@ func TestToolPanic(t *testing.T) {
 		panic("the shelf collapsed")
 	})
 	c := connect(t, s)
-	r := decodeReply(t, c.call(toolCall("1", "boom", "{}")))
+	r := mcptest.DecodeReply(t, c.call(mcptest.ToolCall("1", "boom", "{}")))
 	var res CallToolResult
 	if err := json.Unmarshal(r.Result, &res); err != nil {
 		t.Fatal(err)
@@ -40,7 +42,7 @@ func TestToolProtocolErrorWrapped(t *testing.T) {
 		return "", fmt.Errorf("looking up the shelf: %w", want)
 	})
 	c := connect(t, s)
-	line := c.call(toolCall("1", "shelf", "{}"))
+	line := c.call(mcptest.ToolCall("1", "shelf", "{}"))
 	if wantLine := `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"No such shelf","data":{"shelf":"B"}}}`; line != wantLine {
 		t.Errorf("wrapped *Error:\n got %s\nwant %s", line, wantLine)
 	}
@@ -53,7 +55,7 @@ func TestToolProtocolErrorWrapped(t *testing.T) {
 func TestToolErrorResult(t *testing.T) {
 	s, _ := newEchoServer(nil)
 	c := connect(t, s)
-	line := c.call(toolCall("1", "echo", `{"text":""}`))
+	line := c.call(mcptest.ToolCall("1", "echo", `{"text":""}`))
 	want := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Error executing tool echo: nothing to echo"}],"isError":true,`
 	if !strings.HasPrefix(line, want) || strings.Contains(line, "structuredContent") {
 		t.Errorf("tool error:\n got %s\nwant %s...", line, want)
@@ -80,8 +82,8 @@ func TestToolStructuredResult(t *testing.T) {
 	})
 	c := connect(t, s)
 	// A missing "arguments" counts as {}.
-	line := c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"shelf",` + testMeta + `}}`)
-	r := decodeReply(t, line)
+	line := c.call(mcptest.Request("1", "tools/call", `"name":"shelf"`))
+	r := mcptest.DecodeReply(t, line)
 	var res struct {
 		Content           []Content
 		StructuredContent json.RawMessage
@@ -94,7 +96,7 @@ func TestToolStructuredResult(t *testing.T) {
 	if string(res.StructuredContent) != want || len(res.Content) != 1 || res.Content[0].Text != want || res.IsError {
 		t.Errorf("structured result: %s, want structuredContent and text %s", r.Result, want)
 	}
-	list := decodeReply(t, c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{`+testMeta+`}}`))
+	list := mcptest.DecodeReply(t, c.call(mcptest.Request("2", "tools/list", "")))
 	var tools struct{ Tools []ToolInfo }
 	if err := json.Unmarshal(list.Result, &tools); err != nil {
 		t.Fatal(err)
@@ -112,7 +114,7 @@ func TestToolResultAsIs(t *testing.T) {
 		return &CallToolResult{Content: []Content{TextContent("one"), TextContent("two")}, IsError: true}, nil
 	})
 	c := connect(t, s)
-	line := c.call(toolCall("1", "raw", "{}"))
+	line := c.call(mcptest.ToolCall("1", "raw", "{}"))
 	if want := `"result":{"content":[{"type":"text","text":"one"},{"type":"text","text":"two"}],"isError":true,`; !strings.Contains(line, want) {
 		t.Errorf("a *CallToolResult: %s, want it as it is", line)
 	}
@@ -159,7 +161,7 @@ func TestToolArgumentDoesNotFitGoType(t *testing.T) {
 		return fmt.Sprint(a.N), nil
 	})
 	c := connect(t, s)
-	r := decodeReply(t, c.call(toolCall("1", "count", `{"n":1e30}`)))
+	r := mcptest.DecodeReply(t, c.call(mcptest.ToolCall("1", "count", `{"n":1e30}`)))
 	var res CallToolResult
 	want := errArgumentGoType.text("count", "n", "number 1e30")
 	if err := json.Unmarshal(r.Result, &res); err != nil || !res.IsError || len(res.Content) != 1 ||
@@ -175,7 +177,7 @@ func TestToolResultUnencodable(t *testing.T) {
 		return &CallToolResult{Content: []Content{}, StructuredContent: map[string]float64{"x": math.NaN()}}, nil
 	})
 	c := connect(t, s)
-	line := c.call(toolCall("1", "nan", "{}"))
+	line := c.call(mcptest.ToolCall("1", "nan", "{}"))
 	if want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error","data":"the result could not be encoded"}}`; line != want {
 		t.Errorf("an unencodable result: %s, want %s", line, want)
 	}

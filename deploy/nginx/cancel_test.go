@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpbookshop/guide/internal/exchange"
+	"github.com/mcpbookshop/guide/internal/mcptest"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -123,14 +124,9 @@ func closeThroughNginx(t *testing.T, url string, backends []*backend, era string
 // sendRaw writes the POST of line to url, with headers, on a connection of
 // its own, which it returns unread.
 func sendRaw(t *testing.T, url, line string, headers map[string]string) net.Conn {
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(line))
+	req, err := mcptest.NewPost(context.Background(), url, line, headers)
 	if err != nil {
 		t.Fatal(err)
-	}
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range headers {
-		req.Header.Set(k, v)
 	}
 	conn, err := net.Dial("tcp", req.URL.Host)
 	if err != nil {

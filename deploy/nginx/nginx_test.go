@@ -2,13 +2,14 @@ package nginx
 
 import (
 	"bytes"
+	"context"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpbookshop/guide/internal/chapterproc"
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // binaries are the chapters, each built on first use by the test that
@@ -245,41 +247,23 @@ type reply struct {
 	upstream string
 }
 
-// modernMeta is the _meta every modern-era request carries.
-const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
-
 // client is the HTTP client of the tests; each test's connections to nginx
 // are kept alive.
 var client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: waitFor}
 
 // post sends one JSON-RPC message to url with the given headers.
 func post(url, body string, headers map[string]string) (reply, error) {
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	r, err := mcptest.Post(context.Background(), client, url, body, headers)
 	if err != nil {
 		return reply{}, err
 	}
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return reply{}, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return reply{}, err
-	}
-	return reply{resp.StatusCode, string(b), resp.Header.Get("Mcp-Session-Id"), resp.Header.Get(upstreamHeader)}, nil
+	return reply{r.Status, r.Body, r.Header.Get("Mcp-Session-Id"), r.Header.Get(upstreamHeader)}, nil
 }
 
 // modernCall is a modern-era tools/call of get_author for title, with the
 // headers the transport requires.
 func modernCall(id int, title string) (string, map[string]string) {
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_author","arguments":{"title":%q},%s}}`, id, title, modernMeta),
-		map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "get_author"}
+	return mcptest.ToolCall(strconv.Itoa(id), "get_author", fmt.Sprintf(`{"title":%q}`, title)), mcptest.Headers("tools/call", "get_author")
 }
 
 // counter counts strings, safe for concurrent use.

@@ -86,9 +86,8 @@
 //
 // prints, for each case, the request, the reply, both counts with the
 // functions of each package, and the chapter's own functions, and ends
-// with one summary line for each case, such as
-//
-//	success: 48 functions in 8 files, 3 packages; 61 with closures in 8 files, 3 packages
+// with one summary line for each case, as [PinCase.Summary] gives it for
+// a pinned case (its example prints the pinned success's).
 //
 // # The pin
 //

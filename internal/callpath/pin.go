@@ -121,6 +121,12 @@ func CountFuncs(fns []PinFunc) Count {
 // this many functions, files and packages, as Functions counts them.
 var Cap = Count{Functions: 48, Files: 8, Packages: 3}
 
+// Summary returns the line that ends callpath's output for c, from the
+// pin's counts.
+func (c *PinCase) Summary() string {
+	return summaryLine(c.Name, CountFuncs(c.Functions), CountFuncs(c.WithClosures))
+}
+
 // Case returns the pinned case called name, and its chapter.
 func (p *Pin) Case(name string) (*PinCase, *PinChapter) {
 	for i := range p.Chapters {

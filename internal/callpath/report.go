@@ -10,8 +10,14 @@ import (
 // summary is the one line that ends callpath's output for r.
 func (m Module) summary(r Result) string {
 	a, b := m.count(r.Functions), m.count(r.WithClosures)
+	return summaryLine(r.Case.Name, Count{a.Functions, a.Files, a.Packages}, Count{b.Functions, b.Files, b.Packages})
+}
+
+// summaryLine is the summary of the case called name, which runs fns
+// functions, and withClosures counting func literals apart.
+func summaryLine(name string, fns, withClosures Count) string {
 	return fmt.Sprintf("%s: %d functions in %d files, %d packages; %d with closures in %d files, %d packages",
-		r.Case.Name, a.Functions, a.Files, a.Packages, b.Functions, b.Files, b.Packages)
+		name, fns.Functions, fns.Files, fns.Packages, withClosures.Functions, withClosures.Files, withClosures.Packages)
 }
 
 // byPackage says how many functions of each package c counts.

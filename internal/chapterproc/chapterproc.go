@@ -27,20 +27,20 @@
 // what go build makes. Build and Binaries must therefore be called from
 // inside a test, never from TestMain.
 //
-// What go test then compares, as of Go 1.26 (cmd/go/internal/test,
-// computeTestInputsID and hashOpen), is each recorded file's size, mode and
-// modification time, not its contents; for a directory, the same of each
-// of its entries, so a file added to or removed from a package is seen, and
-// so is an edit to any file beside the sources (a _test.go file of the
-// chapter, say); and each variable's value. A result is not cached at all
-// when a file it opened was modified less than two seconds before the test
-// ended. So every edit that saves a file runs the tests again, even one
-// that restores the old text; an edit that keeps both the size and the
-// modification time of a file (only a tool that sets the time back does
-// that) is not seen. Files of other modules are not recorded: a new version
-// of a dependency changes go.mod or go.sum, which are. TestCacheSeesChanges
-// shows a chapter's test run again, and fail, after an edit to the chapter
-// and after one to mcp/, in a copy of the module.
+// What go test then compares, as of Go 1.26 (cmd/go/internal/test's
+// test.computeTestInputsID and test.hashOpen), is each recorded file's
+// size, mode and modification time, not its contents; for a directory, the
+// same of each of its entries, so a file added to or removed from a package
+// is seen, and so is an edit to any file beside the sources (a _test.go
+// file of the chapter, say); and each variable's value. A result is not
+// cached at all when a file it opened was modified less than two seconds
+// before the test ended. So every edit that saves a file runs the tests
+// again, even one that restores the old text; an edit that keeps both the
+// size and the modification time of a file (only a tool that sets the time
+// back does that) is not seen. Files of other modules are not recorded: a
+// new version of a dependency changes go.mod or go.sum, which are.
+// TestCacheSeesChanges shows a chapter's test run again, and fail, after an
+// edit to the chapter and after one to mcp/, in a copy of the module.
 package chapterproc
 
 import (

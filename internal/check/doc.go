@@ -11,5 +11,5 @@
 // with isError or a JSON-RPC error, its code, the id it echoes, the keys of
 // its data, and the HTTP status in each era. Text is read only for what
 // leaks: every text received is scanned for stack traces, SQL and driver
-// errors, and source paths ([Leak]).
+// errors, and source paths ([Leaks]).
 package check

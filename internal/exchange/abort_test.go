@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // fakeHTTPServer serves HTTP on addr as mcp.Main does with -http, with a
@@ -67,7 +69,7 @@ func abortFake(t *testing.T, mode string, wait time.Duration) (stdout, log strin
 	defer func(old time.Duration) { abortWait = old }(abortWait)
 	abortWait = wait
 	var out strings.Builder
-	line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wait","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	line := mcptest.Request("1", "tools/call", `"name":"wait"`)
 	log, err = abort(t.TempDir(), []string{os.Args[0], fakeArg, mode}, []string{line}, `msg=started`, &out)
 	return out.String(), NormalizeLog(log), err
 }

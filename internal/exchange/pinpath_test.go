@@ -11,7 +11,7 @@ func TestRootPath(t *testing.T) {
 	for _, tt := range []struct{ file, want string }{
 		{"../../testdata/scripts/01-tool-errors/modern.txtar", "testdata/scripts/01-tool-errors/modern.txtar"},
 		{"../../sdks/gosdk/testdata/scripts/01-tool-errors/modern.txtar", "sdks/gosdk/testdata/scripts/01-tool-errors/modern.txtar"},
-		{"pin.go", "internal/exchange/pin.go"},
+		{"pincmd.go", "internal/exchange/pincmd.go"},
 		{"../..", "."},
 		{outside, filepath.ToSlash(outside)},
 	} {

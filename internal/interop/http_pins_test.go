@@ -15,6 +15,7 @@ import (
 	"github.com/mcpbookshop/guide/internal/chapterproc"
 	"github.com/mcpbookshop/guide/internal/exchange"
 	"github.com/mcpbookshop/guide/internal/lockstep"
+	"github.com/mcpbookshop/guide/internal/mcptest"
 	guide "github.com/mcpbookshop/guide/mcp"
 )
 
@@ -92,9 +93,10 @@ func replay(t *testing.T, url string, reqs []byte) []byte {
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatalf("request %s: %v", line, err)
 		}
-		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(line))
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Content-Type", "application/json")
+		req, err := mcptest.NewPost(context.Background(), url, line, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		modern := m.Params.Meta.ProtocolVersion != ""
 		switch {
 		case m.ID == nil && session == "" && version != "":
@@ -117,18 +119,14 @@ func replay(t *testing.T, url string, reqs []byte) []byte {
 			inFlight[string(m.ID)] = startCancellable(req)
 			continue
 		}
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := mcptest.Do(nil, req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		body, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		body := []byte(resp.Body)
 		if m.ID == nil {
-			if resp.StatusCode != http.StatusAccepted || len(body) > 0 {
-				t.Errorf("notification %s: status %d, body %q; want 202 and no body", line, resp.StatusCode, body)
+			if resp.Status != http.StatusAccepted || len(body) > 0 {
+				t.Errorf("notification %s: status %d, body %q; want 202 and no body", line, resp.Status, body)
 			}
 			if c := inFlight[string(m.Params.RequestID)]; c != nil && m.Method == "notifications/cancelled" {
 				if body := c.close(); body != nil {
@@ -137,8 +135,8 @@ func replay(t *testing.T, url string, reqs []byte) []byte {
 			}
 			continue
 		}
-		if want := wantStatus(modern, body); resp.StatusCode != want {
-			t.Errorf("request %s: status %d, want %d", line, resp.StatusCode, want)
+		if want := wantStatus(modern, body); resp.Status != want {
+			t.Errorf("request %s: status %d, want %d", line, resp.Status, want)
 		}
 		if m.Method == "initialize" {
 			session = resp.Header.Get("Mcp-Session-Id")

@@ -10,7 +10,7 @@ import (
 )
 
 // scriptT runs testscript's scripts outside go test: it is the
-// testscript.T of [runScripts], which keeps their log and whether one
+// testscript.T of [runScript], which keeps their log and whether one
 // failed. Each script runs in a goroutine of its own, since a failure ends
 // it with runtime.Goexit as testing.T's FailNow does.
 type scriptT struct {

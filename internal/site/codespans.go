@@ -32,7 +32,11 @@ const codeSpanRule = "An inline code span of an English page that names a Go dec
 	"a lowerCamel name that a struct tag of a public package gives a field (`isError`, `structuredContent`) or that the page shows as a JSON key " +
 	"(`\"mcpServers\":` in a transcript, an included file or a code block). " +
 	"To mention a lowerCamel name of another language on a page with Go code, qualify it (`window.fetch`). " +
-	"Translations are not checked: their current sections keep the English code spans."
+	"Translations are not checked: their current sections keep the English code spans. " +
+	"The comments of the module's Go files are held to the same rule by `go test ./internal/site -run TestDocComments`, " +
+	"a comment's own package counting as the package included, and to two more: a test, benchmark, fuzz target or example named " +
+	"(`TestErrorFill`, `BenchmarkFastPaths/scan`) must be a function of the module, and a lowerCamel name alone must be spelled somewhere " +
+	"in the module's Go files (an identifier, a JSON name, a word of a string), or be qualified."
 
 // spanSite is a code span of a page and the section it is in.
 type spanSite struct {

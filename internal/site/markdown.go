@@ -110,12 +110,20 @@ func (nodeRenderer) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 			return ast.WalkContinue, nil
 		}
 		if id != nil {
-			fmt.Fprintf(w, `<a class="anchor" href="#%s" aria-label="Link to this section">#</a>`, template.HTMLEscapeString(string(id.([]byte))))
+			label := "Link to this section"
+			if l, ok := h.AttributeString(anchorLabel); ok {
+				label = l.(string)
+			}
+			fmt.Fprintf(w, `<a class="anchor" href="#%s" aria-label="%s">#</a>`, template.HTMLEscapeString(string(id.([]byte))), template.HTMLEscapeString(label))
 		}
 		fmt.Fprintf(w, "</h%d>\n", h.Level)
 		return ast.WalkContinue, nil
 	})
 }
+
+// anchorLabel is the attribute of a heading that holds the label of its
+// anchor link, in the page's language; the page's build sets it.
+const anchorLabel = "anchor-label"
 
 // codeWrapper wraps every highlighted block so the script can add a copy
 // button to it.

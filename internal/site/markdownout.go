@@ -260,8 +260,7 @@ func linkText(text string) string {
 // which holds every page: a link to an anchor of the page itself names the
 // page's file too.
 func markdownPage(l *Language, slugs []string, pages map[string][]*page, i int, rewrite func(string) string, inFull bool) []byte {
-	p, en := pages[l.Code][i], pages[SourceLanguage][i]
-	src := p.body
+	p := pages[l.Code][i]
 	self := ""
 	if inFull {
 		self = markdownURL(p.url)
@@ -275,20 +274,29 @@ func markdownPage(l *Language, slugs []string, pages map[string][]*page, i int, 
 		}
 		return markdownLink(rewrite(d))
 	}
+	notes := behindNotes(l, p, pages[SourceLanguage][i])
+	var b strings.Builder
+	b.WriteString("# " + p.src.title + "\n\n")
+	if p.src.summary != "" {
+		b.WriteString(p.src.summary + "\n\n")
+	}
+	if note, ok := notes[TopSection]; ok {
+		b.WriteString(note + "\n\n")
+	}
+	b.WriteString(strings.Trim(applyEdits(p.body, markdownEdits(p, notes, dest)), "\n"))
+	b.WriteString("\n")
+	if i == 0 { // the landing page lists the pages, as its HTML does
+		b.WriteString(pageList(l, slugs, pages, p))
+	}
+	return []byte(b.String())
+}
 
-	type edit struct {
-		from, to int
-		text     string
-	}
-	var edits []edit
-	var keep [][2]int // the spans of code, whose text is not rewritten
-	segments := func(n ast.Node) {
-		for j := range n.Lines().Len() {
-			s := n.Lines().At(j)
-			keep = append(keep, [2]int{s.Start, s.Stop})
-		}
-	}
-	notes := make(map[string]string) // a note under each section behind, by id
+// behindNotes returns the note under each section of the translation p
+// that is behind its English page en, by the section's id: that the
+// section is shown in English, or a link to the English section it is
+// behind.
+func behindNotes(l *Language, p, en *page) map[string]string {
+	notes := make(map[string]string)
 	for _, id := range p.behind {
 		if p.english[id] {
 			notes[id] = "> " + l.UI["sectionInEnglish"]
@@ -300,6 +308,30 @@ func markdownPage(l *Language, slugs []string, pages map[string][]*page, i int, 
 		}
 		notes[id] = "> " + l.UI["sectionBehind"] + " [" + linkText(title) + "](" + target + ")"
 	}
+	return notes
+}
+
+// markdownEdit replaces the bytes from, to of a page's Markdown with text.
+type markdownEdit struct {
+	from, to int
+	text     string
+}
+
+// markdownEdits returns the edits that turn page p's Markdown into the
+// Markdown written for programs, in the order of the page: each directive
+// replaced by its Markdown, each note of notes (see behindNotes) put
+// under its section's heading, and each link outside code led where dest
+// says.
+func markdownEdits(p *page, notes map[string]string, dest func(string) string) []markdownEdit {
+	src := p.body
+	var edits []markdownEdit
+	var keep [][2]int // the spans of code, whose text is not rewritten
+	segments := func(n ast.Node) {
+		for j := range n.Lines().Len() {
+			s := n.Lines().At(j)
+			keep = append(keep, [2]int{s.Start, s.Stop})
+		}
+	}
 	ast.Walk(p.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -308,7 +340,7 @@ func markdownPage(l *Language, slugs []string, pages map[string][]*page, i int, 
 		case *directiveNode:
 			from, to := lineAround(src, n.at)
 			md := rewriteLinks(strings.TrimSuffix(n.md, "\n"), dest)
-			edits = append(edits, edit{from, to, indentLines(md, string(src[from:n.at]))})
+			edits = append(edits, markdownEdit{from, to, indentLines(md, string(src[from:n.at]))})
 			keep = append(keep, [2]int{from, to})
 		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
 			segments(n)
@@ -330,61 +362,68 @@ func markdownPage(l *Language, slugs []string, pages map[string][]*page, i int, 
 				if !bytes.HasPrefix(src[to:], []byte("\n\n")) { // a block follows at once
 					text += "\n"
 				}
-				edits = append(edits, edit{to, to, text})
+				edits = append(edits, markdownEdit{to, to, text})
 			}
 		}
 		return ast.WalkContinue, nil
 	})
+	edits = append(edits, linkEdits(src, keep, dest)...)
+	slices.SortStableFunc(edits, func(a, b markdownEdit) int { return a.from - b.from })
+	return edits
+}
+
+// linkEdits returns the edits that lead each link destination of src
+// where dest says, but for those in the spans of keep.
+func linkEdits(src []byte, keep [][2]int, dest func(string) string) []markdownEdit {
+	var edits []markdownEdit
 	for _, m := range linkDest.FindAllSubmatchIndex(src, -1) {
 		from, to := m[2], m[3]
 		if slices.ContainsFunc(keep, func(k [2]int) bool { return from < k[1] && to > k[0] }) {
 			continue
 		}
 		if d := string(src[from:to]); dest(d) != d {
-			edits = append(edits, edit{from, to, dest(d)})
+			edits = append(edits, markdownEdit{from, to, dest(d)})
 		}
 	}
-	slices.SortStableFunc(edits, func(a, b edit) int { return a.from - b.from })
+	return edits
+}
 
+// applyEdits returns src with edits, sorted by where they start, made.
+func applyEdits(src []byte, edits []markdownEdit) string {
 	var b strings.Builder
-	b.WriteString("# " + p.src.title + "\n\n")
-	if p.src.summary != "" {
-		b.WriteString(p.src.summary + "\n\n")
-	}
-	var body strings.Builder
 	at := 0
 	for _, e := range edits {
-		body.Write(src[at:e.from])
-		body.WriteString(e.text)
+		b.Write(src[at:e.from])
+		b.WriteString(e.text)
 		at = e.to
 	}
-	body.Write(src[at:])
-	if note, ok := notes[TopSection]; ok {
-		b.WriteString(note + "\n\n")
-	}
-	b.WriteString(strings.Trim(body.String(), "\n"))
-	out := b.String() + "\n"
-	if i == 0 { // the landing page lists the pages, as its HTML does
-		list := "\n"
-		for j := 1; j < len(slugs); j++ {
-			q := pages[l.Code][j]
-			if q == nil {
-				q = pages[SourceLanguage][j]
-			}
-			if q == nil {
-				continue
-			}
-			list += "- [" + linkText(q.src.title) + "](" + relativeFile(p.url, markdownURL(q.url)) + ")"
-			if q.src.summary != "" {
-				list += ": " + q.src.summary
-			}
-			list += "\n"
+	b.Write(src[at:])
+	return b.String()
+}
+
+// pageList returns the landing page's list of the other pages of language
+// l, each linked from p to its Markdown with its summary (in English for
+// a page l lacks), after a blank line; or "" if there is none.
+func pageList(l *Language, slugs []string, pages map[string][]*page, p *page) string {
+	list := "\n"
+	for j := 1; j < len(slugs); j++ {
+		q := pages[l.Code][j]
+		if q == nil {
+			q = pages[SourceLanguage][j]
 		}
-		if list != "\n" {
-			out += list
+		if q == nil {
+			continue
 		}
+		list += "- [" + linkText(q.src.title) + "](" + relativeFile(p.url, markdownURL(q.url)) + ")"
+		if q.src.summary != "" {
+			list += ": " + q.src.summary
+		}
+		list += "\n"
 	}
-	return []byte(out)
+	if list == "\n" {
+		return ""
+	}
+	return list
 }
 
 // rewriteLinks maps the destination of each inline link of md, outside its

@@ -110,17 +110,46 @@ func Build(cfg Config) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	md := newMarkdown()
 	res := newResolver(cfg.Root, modules)
 	res.docs, res.stale = cfg.Docs, cfg.Stale
 	b := &builder{dir: cfg.DocsDir, errs: &BuildError{}}
+	pages, byURL := b.loadPages(cfg.Docs, langs, slugs)
+	b.renderPages(res, langs, slugs, pages)
+	site.Transcripts = res.transcripts
+	tmpl, err := loadTemplate(cfg.Docs)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.writePages(site, tmpl, langs, slugs, pages); err != nil {
+		return nil, err
+	}
+	if err := site.addAssets(cfg.Docs); err != nil {
+		return nil, err
+	}
+	for _, e := range site.checkLinks(byURL, b.dir, b.errs.URLs()) {
+		b.errs.add(e)
+	}
+	for _, url := range b.errs.URLs() {
+		delete(site.Files, url)
+		delete(site.Files, markdownURL(url))
+	}
+	site.machineFiles(base, langs, slugs, pages)
+	if len(b.errs.Errors) > 0 {
+		return site, b.errs
+	}
+	return site, nil
+}
 
-	// pages[lang][i] is slugs[i] in lang, or nil if not translated.
+// loadPages reads every page of the docs tree in every language, and
+// returns them by language, pages[lang][i] being slugs[i] in lang, or nil
+// if it is not translated, and by URL. A page that cannot be read is a
+// problem of the build, and nil.
+func (b *builder) loadPages(docs fs.FS, langs []*Language, slugs []string) (map[string][]*page, map[string]*page) {
 	pages := make(map[string][]*page)
 	byURL := make(map[string]*page)
 	for _, l := range langs {
 		for _, slug := range slugs {
-			s, err := loadSource(cfg.Docs, slug, l.Code)
+			s, err := loadSource(docs, slug, l.Code)
 			if err != nil {
 				b.errs.add(&DocError{File: path.Join(b.dir, slug, l.Code+".md"), Page: slug, Lang: l.Code, Err: strings.TrimPrefix(err.Error(), slug+"/"+l.Code+".md: ")})
 			}
@@ -132,6 +161,15 @@ func Build(cfg Config) (*Site, error) {
 			pages[l.Code] = append(pages[l.Code], p)
 		}
 	}
+	return pages, byURL
+}
+
+// renderPages renders every page of pages (see render), English first,
+// each translation composed with its English page (see compose); a
+// translation whose English page does not build is a problem, and is not
+// rendered.
+func (b *builder) renderPages(res *resolver, langs []*Language, slugs []string, pages map[string][]*page) {
+	md := newMarkdown()
 	for _, l := range langs {
 		for i, p := range pages[l.Code] {
 			if p == nil {
@@ -149,11 +187,12 @@ func Build(cfg Config) (*Site, error) {
 			b.render(md, res, p, pages[SourceLanguage][i], l.UI, langs[0].UI, fallback(l.Code, slugs, pages[l.Code]))
 		}
 	}
-	site.Transcripts = res.transcripts
-	tmpl, err := loadTemplate(cfg.Docs)
-	if err != nil {
-		return nil, err
-	}
+}
+
+// writePages puts into site every rendered page of pages through the
+// template tmpl, its Markdown beside it (see markdownPage), and each
+// language's search index, of its pages that have no problem.
+func (b *builder) writePages(site *Site, tmpl *template.Template, langs []*Language, slugs []string, pages map[string][]*page) error {
 	for _, l := range langs {
 		var index []searchEntry
 		for i, p := range pages[l.Code] {
@@ -174,25 +213,11 @@ func Build(cfg Config) (*Site, error) {
 		}
 		js, err := searchScript(index)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		site.Files["assets/search-"+l.Code+".js"] = js
 	}
-	if err := site.addAssets(cfg.Docs); err != nil {
-		return nil, err
-	}
-	for _, e := range site.checkLinks(byURL, b.dir, b.errs.URLs()) {
-		b.errs.add(e)
-	}
-	for _, url := range b.errs.URLs() {
-		delete(site.Files, url)
-		delete(site.Files, markdownURL(url))
-	}
-	site.machineFiles(base, langs, slugs, pages)
-	if len(b.errs.Errors) > 0 {
-		return site, b.errs
-	}
-	return site, nil
+	return nil
 }
 
 // builder collects the problems of a build, each cause once.
@@ -274,6 +299,7 @@ func (b *builder) render(md goldmark.Markdown, res *resolver, p, en *page, ui, e
 				fail(fmt.Sprintf("heading %q has no id: end its line with {#%s}, the id every language gives it and links use", text, suggestID(text)))
 				break
 			}
+			n.SetAttributeString(anchorLabel, res.ui["anchorLink"])
 			if n.Level <= 3 {
 				p.headings = append(p.headings, heading{n.Level, string(hid.([]byte)), text})
 			}

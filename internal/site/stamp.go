@@ -98,15 +98,9 @@ func StampPage(docs fs.FS, slug, lang string, force bool, ids ...string) (*Stamp
 		record = make(map[string]recorded)
 	}
 	tr := splitSections(meta["title"], meta["summary"], body)
-	find := func(list []section, id string) *section {
-		if i := slices.IndexFunc(list, func(s section) bool { return s.id == id }); i >= 0 {
-			return &list[i]
-		}
-		return nil
-	}
 	if len(ids) == 0 {
 		for _, s := range en.sections {
-			if find(tr, s.id) != nil {
+			if findSection(tr, s.id) != nil {
 				ids = append(ids, s.id)
 			}
 		}
@@ -114,7 +108,7 @@ func StampPage(docs fs.FS, slug, lang string, force bool, ids ...string) (*Stamp
 	out := &Stamped{File: file}
 	var refused []string
 	for _, id := range ids {
-		e, t := find(en.sections, id), find(tr, id)
+		e, t := findSection(en.sections, id), findSection(tr, id)
 		switch {
 		case e == nil:
 			var all []string
@@ -125,35 +119,16 @@ func StampPage(docs fs.FS, slug, lang string, force bool, ids ...string) (*Stamp
 		case t == nil:
 			return nil, fmt.Errorf("%s has no section %s to stamp: translate it first, under a heading ending in {#%s} where %s has it", file, id, id, en.file)
 		}
-		old := record[id]
-		st := SectionStamp{ID: id, Old: old.english, New: e.version}
-		if old.english != "" && old.english != e.version && old.text == t.version {
-			if !force {
-				refused = append(refused, fmt.Sprintf("section %s: the English changed (%s → %s) but the translation did not since it was stamped", id, old.english, e.version))
-				continue
-			}
-			st.Forced = true
+		st, ok := stampSection(record, id, e, t, force)
+		if !ok {
+			refused = append(refused, fmt.Sprintf("section %s: the English changed (%s → %s) but the translation did not since it was stamped", id, st.Old, st.New))
+			continue
 		}
-		record[id] = recorded{e.version, t.version}
 		out.Sections = append(out.Sections, st)
 	}
 	lag := compareSections(en.sections, tr, record)
-	var hints []string
-	if len(refused) > 0 {
-		hints = append(hints, fmt.Sprintf("translate each section again, then stamp it; if the English edit needs no change in %s (a typo fix, say), stamp -force records it as it is", lang))
-	}
-	stale := false
-	for _, st := range out.Sections {
-		if d := lag.numbers[st.ID]; d != nil {
-			refused = append(refused, fmt.Sprintf("section %s: its numbers differ from the English (%s)", st.ID, d))
-			stale = true
-		}
-	}
-	if stale {
-		hints = append(hints, "write each number the English section writes, and no other (7.3 and 7,3 are the same number, 1,000 and 1 000 too); -force stamps no section whose numbers differ")
-	}
-	if len(refused) > 0 {
-		return nil, fmt.Errorf("%s: nothing stamped:\n\t%s\n%s", file, strings.Join(refused, "\n\t"), strings.Join(hints, "\n"))
+	if err := refuseStamps(file, lang, refused, out.Sections, lag.numbers); err != nil {
+		return nil, err
 	}
 	for i := range out.Sections {
 		s := &out.Sections[i]
@@ -162,6 +137,65 @@ func StampPage(docs fs.FS, slug, lang string, force bool, ids ...string) (*Stamp
 			s.After = en.sections[slices.IndexFunc(en.sections, func(x section) bool { return x.id == s.ID })-1].id
 		}
 	}
+	out.Data = withRecord(b, body, writeRecord(en.sections, record))
+	return out, nil
+}
+
+// findSection returns the section of list with the given id, or nil.
+func findSection(list []section, id string) *section {
+	if i := slices.IndexFunc(list, func(s section) bool { return s.id == id }); i >= 0 {
+		return &list[i]
+	}
+	return nil
+}
+
+// stampSection records in record that the translated section t follows
+// the English section e, both with the given id, and returns what it
+// stamped. It stamps nothing, and returns false, when the English changed
+// while the translation stayed as it was when last stamped, unless force.
+func stampSection(record map[string]recorded, id string, e, t *section, force bool) (SectionStamp, bool) {
+	old := record[id]
+	st := SectionStamp{ID: id, Old: old.english, New: e.version}
+	if old.english != "" && old.english != e.version && old.text == t.version {
+		if !force {
+			return st, false
+		}
+		st.Forced = true
+	}
+	record[id] = recorded{e.version, t.version}
+	return st, true
+}
+
+// refuseStamps returns the error that stamps nothing in file, the
+// translation into lang, with what to do: for the sections refused, and
+// for each section of stamped whose numbers still differ from the
+// English (numbers holds how, by section); or nil if there is none.
+func refuseStamps(file, lang string, refused []string, stamped []SectionStamp, numbers map[string]*NumberDiff) error {
+	var hints []string
+	if len(refused) > 0 {
+		hints = append(hints, fmt.Sprintf("translate each section again, then stamp it; if the English edit needs no change in %s (a typo fix, say), stamp -force records it as it is", lang))
+	}
+	stale := false
+	for _, st := range stamped {
+		if d := numbers[st.ID]; d != nil {
+			refused = append(refused, fmt.Sprintf("section %s: its numbers differ from the English (%s)", st.ID, d))
+			stale = true
+		}
+	}
+	if stale {
+		hints = append(hints, "write each number the English section writes, and no other (7.3 and 7,3 are the same number, 1,000 and 1 000 too); -force stamps no section whose numbers differ")
+	}
+	if len(refused) > 0 {
+		return fmt.Errorf("%s: nothing stamped:\n\t%s\n%s", file, strings.Join(refused, "\n\t"), strings.Join(hints, "\n"))
+	}
+	return nil
+}
+
+// withRecord returns the page b, whose Markdown after its front matter is
+// body, with record, a source: block (see writeRecord), in place of the
+// source: block its front matter had, if any, at the end of the front
+// matter.
+func withRecord(b, body []byte, record string) []byte {
 	var data bytes.Buffer
 	data.WriteString("---\n")
 	skip := false // inside the old source: block
@@ -174,9 +208,8 @@ func StampPage(docs fs.FS, slug, lang string, force bool, ids ...string) (*Stamp
 			data.WriteString(line)
 		}
 	}
-	data.WriteString(writeRecord(en.sections, record))
+	data.WriteString(record)
 	data.WriteString("---\n")
 	data.Write(body)
-	out.Data = data.Bytes()
-	return out, nil
+	return data.Bytes()
 }

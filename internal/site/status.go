@@ -150,16 +150,52 @@ any reason is (-v names them: lesson/sdk/main).`
 // the format StatusFormat describes. It returns how many sections are
 // behind, in all languages.
 func WriteStatus(w io.Writer, list []Translation, verbose bool) (int, error) {
-	type counts struct{ pages, translated, current, behind, missing int }
-	var langs []string
-	byLang := make(map[string]*counts)
+	langs, total := countSections(list)
+	if len(langs) == 0 {
+		_, err := fmt.Fprintln(w, "No translations yet.")
+		return 0, err
+	}
+	width := len("language")
+	for _, c := range langs {
+		width = max(width, len(c.lang))
+	}
+	fmt.Fprintf(w, "%-*s  %5s  %7s  %6s  %7s\n", width, "language", "pages", "current", "behind", "missing")
+	for _, c := range langs {
+		fmt.Fprintf(w, "%-*s  %5s  %7d  %6d  %7d\n", width, c.lang, fmt.Sprintf("%d/%d", c.translated, c.pages), c.current, c.behind, c.missing)
+	}
+	if total == 0 {
+		fmt.Fprintln(w, "Every translated section follows the English as it is.")
+	} else if !verbose {
+		fmt.Fprintf(w, "%s behind English (go run ./docs status -v lists them).\n", SectionsAre(total))
+	}
+	if !verbose {
+		return total, nil
+	}
+	if err := writeStatusLists(w, list, len(langs)); err != nil {
+		return 0, err
+	}
+	return total, nil
+}
+
+// langCounts is one line of the status's table: a language's pages, those
+// translated, and its sections current, behind and missing.
+type langCounts struct {
+	lang                                        string
+	pages, translated, current, behind, missing int
+}
+
+// countSections sums list by language, the languages in the order list
+// first names them, and returns too how many sections are behind in all.
+func countSections(list []Translation) ([]*langCounts, int) {
+	var langs []*langCounts
+	byLang := make(map[string]*langCounts)
 	total := 0
 	for _, t := range list {
 		c := byLang[t.Lang]
 		if c == nil {
-			c = &counts{}
+			c = &langCounts{lang: t.Lang}
 			byLang[t.Lang] = c
-			langs = append(langs, t.Lang)
+			langs = append(langs, c)
 		}
 		c.pages++
 		switch t.State {
@@ -172,76 +208,77 @@ func WriteStatus(w io.Writer, list []Translation, verbose bool) (int, error) {
 		}
 		total += len(t.Behind)
 	}
-	if len(langs) == 0 {
-		_, err := fmt.Fprintln(w, "No translations yet.")
-		return 0, err
-	}
-	width := len("language")
-	for _, l := range langs {
-		width = max(width, len(l))
-	}
-	fmt.Fprintf(w, "%-*s  %5s  %7s  %6s  %7s\n", width, "language", "pages", "current", "behind", "missing")
-	for _, l := range langs {
-		c := byLang[l]
-		fmt.Fprintf(w, "%-*s  %5s  %7d  %6d  %7d\n", width, l, fmt.Sprintf("%d/%d", c.translated, c.pages), c.current, c.behind, c.missing)
-	}
-	if total == 0 {
-		fmt.Fprintln(w, "Every translated section follows the English as it is.")
-	} else if !verbose {
-		fmt.Fprintf(w, "%s behind English (go run ./docs status -v lists them).\n", SectionsAre(total))
-	}
-	if !verbose {
-		return total, nil
-	}
+	return langs, total
+}
 
-	// The lists: each line a page or section, and the languages; the
-	// sections behind with why.
-	type key struct{ page, id, why string }
-	var behind, missing, gone []key
-	who := make(map[key][]string)
-	add := func(list *[]key, k key, lang string) {
-		if who[k] == nil {
-			*list = append(*list, k)
+// statusKey is one line of the verbose status's lists: a page, or a
+// section of it, and for a section behind, why.
+type statusKey struct{ page, id, why string }
+
+// statusLists is what the verbose status lists: the sections behind with
+// why, the pages not translated and the sections English no longer has,
+// each in page order, and the languages of each line.
+type statusLists struct {
+	behind, missing, gone []statusKey
+	langs                 map[statusKey][]string
+}
+
+// listStatus gathers the verbose status's lists from list.
+func listStatus(list []Translation) *statusLists {
+	s := &statusLists{langs: make(map[statusKey][]string)}
+	add := func(keys *[]statusKey, k statusKey, lang string) {
+		if s.langs[k] == nil {
+			*keys = append(*keys, k)
 		}
-		who[k] = append(who[k], lang)
+		s.langs[k] = append(s.langs[k], lang)
 	}
-	pageAt := make(map[string]int) // a page's place in the order
-	sectionAt := make(map[key]int) // a section's place in its page
+	pageAt := make(map[string]int)       // a page's place in the order
+	sectionAt := make(map[statusKey]int) // a section's place in its page
 	for _, t := range list {
 		if _, ok := pageAt[t.Page]; !ok {
 			pageAt[t.Page] = len(pageAt)
 		}
 		for i, id := range t.Sections {
-			sectionAt[key{page: t.Page, id: id}] = i
+			sectionAt[statusKey{page: t.Page, id: id}] = i
 		}
 		if t.State == Missing {
-			add(&missing, key{page: t.Page}, t.Lang)
+			add(&s.missing, statusKey{page: t.Page}, t.Lang)
 		}
 		for _, b := range t.Behind {
-			add(&behind, key{t.Page, b.ID, b.Reason()}, t.Lang)
+			add(&s.behind, statusKey{t.Page, b.ID, b.Reason()}, t.Lang)
 		}
 		for _, id := range t.Extra {
-			add(&gone, key{page: t.Page, id: id}, t.Lang)
+			add(&s.gone, statusKey{page: t.Page, id: id}, t.Lang)
 		}
 	}
-	byPlace := func(a, b key) int {
+	byPlace := func(a, b statusKey) int {
 		if c := cmp.Compare(pageAt[a.page], pageAt[b.page]); c != 0 {
 			return c
 		}
-		return cmp.Compare(sectionAt[key{page: a.page, id: a.id}], sectionAt[key{page: b.page, id: b.id}])
+		return cmp.Compare(sectionAt[statusKey{page: a.page, id: a.id}], sectionAt[statusKey{page: b.page, id: b.id}])
 	}
+	for _, keys := range [][]statusKey{s.behind, s.missing, s.gone} {
+		slices.SortStableFunc(keys, byPlace)
+	}
+	return s
+}
+
+// writeStatusLists prints the verbose status's lists of list, a line a
+// page or section with the languages it is in (all of them counted, when
+// there are more than two of the langs languages).
+func writeStatusLists(w io.Writer, list []Translation, langs int) error {
+	s := listStatus(list)
 	for _, l := range []struct {
 		title string
-		keys  []key
+		keys  []statusKey
 	}{
-		{"Behind (translate each, then go run ./docs stamp LANG PAGE SECTION):", behind},
-		{"Not translated:", missing},
-		{"Sections English no longer has (delete them from the translation):", gone},
+		{"Behind (translate each, then go run ./docs stamp LANG PAGE SECTION):", s.behind},
+		{"Not translated:", s.missing},
+		{"Sections English no longer has (delete them from the translation):", s.gone},
 	} {
 		if len(l.keys) == 0 {
 			continue
 		}
-		slices.SortStableFunc(l.keys, byPlace)
 		fmt.Fprintf(w, "\n%s\n", l.title)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, k := range l.keys {
@@ -249,9 +286,9 @@ func WriteStatus(w io.Writer, list []Translation, verbose bool) (int, error) {
 			if k.id != "" {
 				where += "#" + k.id
 			}
-			in := strings.Join(who[k], " ")
-			if len(who[k]) == len(langs) && len(langs) > 2 {
-				in = fmt.Sprintf("all %d languages", len(langs))
+			in := strings.Join(s.langs[k], " ")
+			if len(s.langs[k]) == langs && langs > 2 {
+				in = fmt.Sprintf("all %d languages", langs)
 			}
 			if k.why != "" {
 				where += "\t" + k.why
@@ -259,10 +296,10 @@ func WriteStatus(w io.Writer, list []Translation, verbose bool) (int, error) {
 			fmt.Fprintf(tw, "  %s\t%s\n", where, in)
 		}
 		if err := tw.Flush(); err != nil {
-			return 0, err
+			return err
 		}
 	}
-	return total, nil
+	return nil
 }
 
 // SectionsAre returns "1 section is" or "n sections are".

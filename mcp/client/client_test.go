@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpbookshop/guide/internal/mcptest"
 	"github.com/mcpbookshop/guide/mcp"
 )
 
@@ -201,7 +202,7 @@ func checkSent(t *testing.T, sent []*Outgoing, era Era, version string) {
 		t.Errorf("ProtocolVersion() = %q in era %v", version, era)
 	}
 	for _, m := range sent {
-		hasMeta := strings.Contains(string(m.Line), `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`)
+		hasMeta := strings.Contains(string(m.Line), mcptest.Meta)
 		if hasMeta != modern {
 			t.Errorf("era %v: %s", era, m.Line)
 		}

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpbookshop/guide/internal/mcptest"
 	"github.com/mcpbookshop/guide/mcp"
 )
 
@@ -55,17 +56,12 @@ func (s *sessionSpy) opened() []string {
 // HTTP status of the answer: 200 while the server knows the session, 404
 // once it does not.
 func sessionStatus(t *testing.T, url, id string) int {
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set(headerProtocolVersion, mcp.LatestLegacyVersion)
-	req.Header.Set(headerSessionID, id)
-	resp, err := http.DefaultClient.Do(req)
+	r, err := mcptest.Post(context.Background(), nil, url, `{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+		map[string]string{headerProtocolVersion: mcp.LatestLegacyVersion, headerSessionID: id})
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
-	return resp.StatusCode
+	return r.Status
 }
 
 // TestHTTPTransportSession: a legacy client holds one session, which Close

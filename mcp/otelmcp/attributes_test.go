@@ -8,6 +8,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 
+	"github.com/mcpbookshop/guide/internal/mcptest"
 	"github.com/mcpbookshop/guide/mcp"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestSuccessAttributes(t *testing.T) {
 	tel := newTelemetry(t)
 	c := serveStdio(t, newServer(tel.recorder(t, Options{}).Observe, nil))
-	decodeReply(t, "echo", c.call(toolCall(`"a-1"`, "echo", `{"text":"hi"}`)))
+	mcptest.DecodeReply(t, c.call(mcptest.ToolCall(`"a-1"`, "echo", `{"text":"hi"}`)))
 	sp := tel.oneSpan(t, "echo")
 	want := map[attribute.Key]string{
 		MethodNameKey:       "tools/call",
@@ -29,7 +30,7 @@ func TestSuccessAttributes(t *testing.T) {
 	if got := attrs(sp.Attributes); !maps.Equal(got, want) || sp.Name != "tools/call echo" || sp.Status.Code != codes.Unset {
 		t.Errorf("span %q, status %v, attributes %v; want %q, unset, %v", sp.Name, sp.Status.Code, got, "tools/call echo", want)
 	}
-	decodeReply(t, "list", c.call(modern("7", "tools/list", "")))
+	mcptest.DecodeReply(t, c.call(mcptest.Request("7", "tools/list", "")))
 	if got := attrs(tel.oneSpan(t, "list").Attributes); got[JSONRPCRequestIDKey] != "7" || got[ToolNameKey] != "" || got[OperationNameKey] != "" {
 		t.Errorf("tools/list: attributes %v, want request id 7 and no tool", got)
 	}
@@ -60,8 +61,8 @@ func TestNothingSensitiveByDefault(t *testing.T) {
 	for _, opts := range []Options{{}, {URIInSpanName: true, URIInMetrics: true}} {
 		tel := newTelemetry(t)
 		c := serveStdio(t, newServer(tel.recorder(t, opts).Observe, nil))
-		decodeReply(t, "echo", c.call(toolCall("1", "echo", `{"text":"`+arg+`"}`)))
-		decodeReply(t, "read", c.call(readCall("2", uri)))
+		mcptest.DecodeReply(t, c.call(mcptest.ToolCall("1", "echo", `{"text":"`+arg+`"}`)))
+		mcptest.DecodeReply(t, c.call(mcptest.ReadCall("2", uri)))
 		spans := tel.takeSpans()
 		if len(spans) != 2 {
 			t.Fatalf("%+v: %d spans, want 2", opts, len(spans))
@@ -119,10 +120,10 @@ func TestRecordCauses(t *testing.T) {
 		tel := newTelemetry(t)
 		c := serveStdio(t, newServer(tel.recorder(t, Options{RecordCauses: record}).Observe, nil))
 		for _, tt := range []struct{ line, message, stack string }{
-			{toolCall("1", "internal", "{}"), `relation "stock" does not exist`, ""},
-			{toolCall("2", "first", "{}"), "index out of range", "goroutine"},
-			{readCall("3", "shelf://locked"), "the shelf is locked", ""},
-			{toolCall("4", "echo", `{"text":"hi"}`), "", ""},
+			{mcptest.ToolCall("1", "internal", "{}"), `relation "stock" does not exist`, ""},
+			{mcptest.ToolCall("2", "first", "{}"), "index out of range", "goroutine"},
+			{mcptest.ReadCall("3", "shelf://locked"), "the shelf is locked", ""},
+			{mcptest.ToolCall("4", "echo", `{"text":"hi"}`), "", ""},
 		} {
 			c.call(tt.line)
 			sp := tel.oneSpan(t, tt.line)

@@ -2,6 +2,7 @@ package otelmcp
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpbookshop/guide/internal/mcptest"
 	"github.com/mcpbookshop/guide/mcp"
 )
 
@@ -57,7 +59,7 @@ func TestCancellationHasAnErrorType(t *testing.T) {
 	}
 
 	c := serveStdio(t, s)
-	c.send(toolCall(`"slow"`, "wait", "{}"))
+	c.send(mcptest.ToolCall(`"slow"`, "wait", "{}"))
 	ctx := <-started
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow"}}`)
 	waitEnd(t, ended, "the cancelled call")
@@ -73,8 +75,13 @@ func TestCancellationHasAnErrorType(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		req := toolCall("9", "wait", "{}")
-		if _, err := httpDo(hctx, ts.URL, req, modernHeaders("tools/call", "wait")); err == nil {
+		req, err := mcptest.NewPost(hctx, ts.URL, mcptest.ToolCall("9", "wait", "{}"), mcptest.Headers("tools/call", "wait"))
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
 			t.Error("the closed HTTP request got a response")
 		}
 	}()
@@ -87,7 +94,7 @@ func TestCancellationHasAnErrorType(t *testing.T) {
 	// A deadline set by the program that hands the server its messages.
 	dctx, stop := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer stop()
-	if line := s.NewSession().Handle(dctx, []byte(toolCall("1", "wait", "{}"))); line != nil {
+	if line := s.NewSession().Handle(dctx, []byte(mcptest.ToolCall("1", "wait", "{}"))); line != nil {
 		t.Errorf("the call past its deadline was answered %s", line)
 	}
 	waitEnd(t, ended, "the call past its deadline")

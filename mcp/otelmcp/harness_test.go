@@ -3,12 +3,9 @@ package otelmcp
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
-	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -18,33 +15,12 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/mcpbookshop/guide/internal/mcptest"
 	"github.com/mcpbookshop/guide/mcp"
 )
 
 // testTimeout bounds every wait of the tests.
 const testTimeout = 10 * time.Second
-
-// meta is the params._meta of a modern request, without braces around it.
-const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
-
-// toolCall returns a modern tools/call request.
-func toolCall(id, name, args string) string {
-	return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + name + `","arguments":` + args + `,` + meta + `}}`
-}
-
-// readCall returns a modern resources/read request.
-func readCall(id, uri string) string {
-	return `{"jsonrpc":"2.0","id":` + id + `,"method":"resources/read","params":{"uri":"` + uri + `",` + meta + `}}`
-}
-
-// modern returns a modern request of method whose params are params (a
-// list of members, or "") and _meta.
-func modern(id, method, params string) string {
-	if params != "" {
-		params += ","
-	}
-	return `{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `","params":{` + params + meta + `}}`
-}
 
 // telemetry is an SDK tracer provider exporting each span as it ends into
 // memory, and an SDK meter provider read on demand.
@@ -281,64 +257,13 @@ func (c *stdio) call(line string) string {
 	return ""
 }
 
-// reply is a JSON-RPC response as the tests read it.
-type reply struct {
-	Result *struct {
-		Content []mcp.Content `json:"content"`
-		IsError bool          `json:"isError"`
-	} `json:"result"`
-	Error *struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
-// decodeReply decodes a response, failing the test if it is not one.
-func decodeReply(t *testing.T, what, line string) reply {
+// post sends body to url with mcptest.Post, failing the test if no
+// response comes.
+func post(t *testing.T, ctx context.Context, url, body string, hdr map[string]string) mcptest.Response {
 	t.Helper()
-	var r reply
-	if err := json.Unmarshal([]byte(line), &r); err != nil || (r.Result == nil) == (r.Error == nil) {
-		t.Fatalf("%s: the answer %q is not a response (%v)", what, line, err)
+	r, err := mcptest.Post(ctx, nil, url, body, hdr)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return r
-}
-
-// httpDo sends body to url as a conforming client does, with the headers
-// hdr besides.
-func httpDo(ctx context.Context, url, body string, hdr map[string]string) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range hdr {
-		req.Header.Set(k, v)
-	}
-	return http.DefaultClient.Do(req)
-}
-
-// post sends body to url with httpDo and returns the status, the headers
-// and the body of the response.
-func post(t *testing.T, ctx context.Context, url, body string, hdr map[string]string) (int, http.Header, string) {
-	t.Helper()
-	resp, err := httpDo(ctx, url, body, hdr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, resp.Header, string(b)
-}
-
-// modernHeaders are the headers of a well-formed stateless request.
-func modernHeaders(method, name string) map[string]string {
-	h := map[string]string{"Mcp-Protocol-Version": mcp.ModernVersion, "Mcp-Method": method}
-	if name != "" {
-		h["Mcp-Name"] = name
-	}
-	return h
 }

@@ -3,12 +3,14 @@ package otelmcp
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
 
 	"go.opentelemetry.io/otel/codes"
 
+	"github.com/mcpbookshop/guide/internal/mcptest"
 	"github.com/mcpbookshop/guide/mcp"
 )
 
@@ -50,15 +52,21 @@ func TestOrphanEndsAsWhatItWas(t *testing.T) {
 	ts := httptest.NewServer(s.HTTPHandler(nil))
 	defer ts.Close()
 
-	_, hdr, _ := post(t, context.Background(), ts.URL, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, nil)
+	opened := post(t, context.Background(), ts.URL, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, nil)
 	waitEnd(t, ended, "initialize")
 	tel.takeSpans()
-	session := map[string]string{"Mcp-Session-Id": hdr.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-11-25"}
+	session := map[string]string{"Mcp-Session-Id": opened.Header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-11-25"}
 	ctx, closeRequest := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if _, err := httpDo(ctx, ts.URL, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold","arguments":{}}}`, session); err == nil {
+		req, err := mcptest.NewPost(ctx, ts.URL, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold","arguments":{}}}`, session)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
 			t.Error("the closed request got a response")
 		}
 	}()

@@ -13,6 +13,8 @@ import (
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // otlpReceiver is a loopback OTLP/HTTP receiver of traces: it decodes each
@@ -62,7 +64,7 @@ func TestToolErrorOverOTLP(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := serveStdio(t, newServer(rec.Observe, nil))
-	c.call(toolCall("1", "echo", `{"text":""}`))
+	c.call(mcptest.ToolCall("1", "echo", `{"text":""}`))
 	sctx, cancel := context.WithTimeout(ctx, testTimeout)
 	defer cancel()
 	if err := tp.Shutdown(sctx); err != nil { // flushes the batch

@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpbookshop/guide/internal/mcptest"
 	"github.com/mcpbookshop/guide/mcp"
 )
 
@@ -155,12 +156,15 @@ func TestEveryRowBecomesASpan(t *testing.T) {
 		want := wantErrorType[rq.row]
 		sp := tel.oneSpan(t, rq.row)
 		a := attrs(sp.Attributes)
-		r := decodeReply(t, rq.row, answer)
+		r, err := mcptest.ParseReply(answer)
+		if err != nil {
+			t.Fatalf("%s: %v", rq.row, err)
+		}
 		var message, code string
 		if r.Error != nil {
 			message, code = r.Error.Message, strconv.Itoa(r.Error.Code)
-		} else if r.Result.IsError && len(r.Result.Content) > 0 {
-			message = r.Result.Content[0].Text
+		} else if tr := r.ToolResult(t); tr.IsError && len(tr.Content) > 0 {
+			message = tr.Content[0].Text
 		}
 		if sp.Name != rq.span || sp.SpanKind != trace.SpanKindServer {
 			t.Errorf("%s: span %q of kind %v, want %q of kind server", rq.row, sp.Name, sp.SpanKind, rq.span)
@@ -183,31 +187,31 @@ func TestEveryRowBecomesASpan(t *testing.T) {
 	c := serveStdio(t, s)
 	for _, rq := range []rowRequest{
 		{"no-version", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "tools/list"},
-		{"handler-error", toolCall("1", "refuse", "{}"), "tools/call refuse"},
-		{"tool-error", toolCall("1", "echo", `{"text":""}`), "tools/call echo"},
-		{"tool-panic", toolCall("1", "first", "{}"), "tools/call first"},
-		{"tool-internal", toolCall("1", "internal", "{}"), "tools/call internal"},
-		{"output-invalid", toolCall("1", "price", `{"title":"Dune"}`), "tools/call price"},
-		{"error-content-invalid", toolCall("1", "price", `{"title":"Nothing"}`), "tools/call price"},
-		{"invalid-arguments", toolCall("1", "echo", `{"text":1}`), "tools/call echo"},
-		{"argument-go-type", toolCall("1", "count", `{"n":1e30}`), "tools/call count"},
-		{"resource-not-found", readCall("1", "shelf://missing"), "resources/read"},
-		{"resource-error", readCall("1", "shelf://dusted"), "resources/read"},
-		{"resource-failed", readCall("1", "shelf://locked"), "resources/read"},
+		{"handler-error", mcptest.ToolCall("1", "refuse", "{}"), "tools/call refuse"},
+		{"tool-error", mcptest.ToolCall("1", "echo", `{"text":""}`), "tools/call echo"},
+		{"tool-panic", mcptest.ToolCall("1", "first", "{}"), "tools/call first"},
+		{"tool-internal", mcptest.ToolCall("1", "internal", "{}"), "tools/call internal"},
+		{"output-invalid", mcptest.ToolCall("1", "price", `{"title":"Dune"}`), "tools/call price"},
+		{"error-content-invalid", mcptest.ToolCall("1", "price", `{"title":"Nothing"}`), "tools/call price"},
+		{"invalid-arguments", mcptest.ToolCall("1", "echo", `{"text":1}`), "tools/call echo"},
+		{"argument-go-type", mcptest.ToolCall("1", "count", `{"n":1e30}`), "tools/call count"},
+		{"resource-not-found", mcptest.ReadCall("1", "shelf://missing"), "resources/read"},
+		{"resource-error", mcptest.ReadCall("1", "shelf://dusted"), "resources/read"},
+		{"resource-failed", mcptest.ReadCall("1", "shelf://locked"), "resources/read"},
 		{"unsupported-version", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01"}}}`, "tools/list"},
 		{"no-capabilities", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, "tools/list"},
-		{"method-not-found", modern("1", "prompts/list", ""), "prompts/list"},
-		{"no-tool-name", modern("1", "tools/call", ""), "tools/call"},
-		{"unknown-tool", toolCall("1", "nothing", "{}"), "tools/call nothing"},
-		{"arguments-not-object", toolCall("1", "echo", "[1]"), "tools/call echo"},
-		{"no-uri", modern("1", "resources/read", ""), "resources/read"},
-		{"unknown-resource", readCall("1", "other://x"), "resources/read"},
-		{"result-unencodable", toolCall("1", "unencodable", "{}"), "tools/call unencodable"},
+		{"method-not-found", mcptest.Request("1", "prompts/list", ""), "prompts/list"},
+		{"no-tool-name", mcptest.Request("1", "tools/call", ""), "tools/call"},
+		{"unknown-tool", mcptest.ToolCall("1", "nothing", "{}"), "tools/call nothing"},
+		{"arguments-not-object", mcptest.ToolCall("1", "echo", "[1]"), "tools/call echo"},
+		{"no-uri", mcptest.Request("1", "resources/read", ""), "resources/read"},
+		{"unknown-resource", mcptest.ReadCall("1", "other://x"), "resources/read"},
+		{"result-unencodable", mcptest.ToolCall("1", "unencodable", "{}"), "tools/call unencodable"},
 	} {
 		check(rq, "pipe", c.call(rq.line))
 	}
 	const initialize = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`
-	decodeReply(t, "initialize", c.call(initialize))
+	mcptest.DecodeReply(t, c.call(initialize))
 	if sp := tel.oneSpan(t, "initialize"); sp.Name != "initialize" || sp.Status.Code != codes.Unset || attrs(sp.Attributes)[ErrorTypeKey] != "" {
 		t.Errorf("initialize: span %q, status %v, attributes %v; want a span without error", sp.Name, sp.Status, sp.Attributes)
 	}
@@ -219,7 +223,10 @@ func TestEveryRowBecomesASpan(t *testing.T) {
 		"bad-id":      `{"jsonrpc":"2.0","id":true,"method":"tools/list"}`,
 		"param-type":  `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":7}}`,
 	} {
-		r := decodeReply(t, row, c.call(line))
+		r, err := mcptest.ParseReply(c.call(line))
+		if err != nil {
+			t.Fatalf("%s: %v", row, err)
+		}
 		if spans := tel.takeSpans(); r.Error == nil || len(spans) != 0 {
 			t.Errorf("%s: answered %+v with %d spans %v; want an error and no span", row, r, len(spans), spanNames(spans))
 		}
@@ -233,9 +240,9 @@ func TestEveryRowBecomesASpan(t *testing.T) {
 		httpInit   = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 		legacyCall = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`
 	)
-	modernCall := toolCall("2", "echo", `{"text":"hi"}`)
-	if status, hdr, body := post(t, ctx, ts.URL, httpInit, nil); status != 200 || hdr.Get("Mcp-Session-Id") == "" {
-		t.Fatalf("initialize: %d %s", status, body)
+	modernCall := mcptest.ToolCall("2", "echo", `{"text":"hi"}`)
+	if r := post(t, ctx, ts.URL, httpInit, nil); r.Status != 200 || r.Header.Get("Mcp-Session-Id") == "" {
+		t.Fatalf("initialize: %d %s", r.Status, r.Body)
 	}
 	tel.oneSpan(t, "HTTP initialize")
 	for _, tt := range []struct {
@@ -248,21 +255,20 @@ func TestEveryRowBecomesASpan(t *testing.T) {
 		{rowRequest{"header-missing", modernCall, "tools/call echo"}, map[string]string{"Mcp-Protocol-Version": mcp.ModernVersion}},
 		{rowRequest{"header-base64", modernCall, "tools/call echo"},
 			map[string]string{"Mcp-Protocol-Version": mcp.ModernVersion, "Mcp-Method": "tools/call", "Mcp-Name": "=?base64?!!?="}},
-		{rowRequest{"header-mismatch", modernCall, "tools/call echo"}, modernHeaders("tools/call", "wait")},
+		{rowRequest{"header-mismatch", modernCall, "tools/call echo"}, mcptest.Headers("tools/call", "wait")},
 	} {
-		_, _, body := post(t, ctx, ts.URL, tt.line, tt.hdr)
-		check(tt.rowRequest, "tcp", body)
+		check(tt.rowRequest, "tcp", post(t, ctx, ts.URL, tt.line, tt.hdr).Body)
 	}
 	for row, req := range map[string]struct {
 		body string
 		hdr  map[string]string
 	}{
 		"origin":         {modernCall, map[string]string{"Origin": "https://elsewhere.example"}},
-		"body-too-large": {toolCall("2", "echo", `{"text":"`+strings.Repeat("a", 5000)+`"}`), modernHeaders("tools/call", "echo")},
+		"body-too-large": {mcptest.ToolCall("2", "echo", `{"text":"`+strings.Repeat("a", 5000)+`"}`), mcptest.Headers("tools/call", "echo")},
 	} {
-		status, _, answer := post(t, ctx, ts.URL, req.body, req.hdr)
-		if spans := tel.takeSpans(); status < 400 || len(spans) != 0 {
-			t.Errorf("%s: answered %d %s with %d spans %v; want a refusal and no span", row, status, answer, len(spans), spanNames(spans))
+		r := post(t, ctx, ts.URL, req.body, req.hdr)
+		if spans := tel.takeSpans(); r.Status < 400 || len(spans) != 0 {
+			t.Errorf("%s: answered %d %s with %d spans %v; want a refusal and no span", row, r.Status, r.Body, len(spans), spanNames(spans))
 		}
 	}
 

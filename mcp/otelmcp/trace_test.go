@@ -9,6 +9,7 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpbookshop/guide/internal/mcptest"
 	"github.com/mcpbookshop/guide/mcp/client"
 )
 
@@ -21,7 +22,7 @@ func TestSpanContinuesTheTraceInMeta(t *testing.T) {
 
 	const traceID, parentID = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":""},"_meta":{` +
-		`"traceparent":"00-` + traceID + `-` + parentID + `-01","tracestate":"rojo=00f067aa0ba902b7",` + meta[len(`"_meta":{`):] + `}}`)
+		`"traceparent":"00-` + traceID + `-` + parentID + `-01","tracestate":"rojo=00f067aa0ba902b7",` + mcptest.Meta[len(`"_meta":{`):] + `}}`)
 	sp := tel.oneSpan(t, "traced call")
 	if sp.SpanContext.TraceID().String() != traceID || sp.Parent.SpanID().String() != parentID || !sp.Parent.IsRemote() {
 		t.Errorf("span in trace %s with parent %s (remote %v), want trace %s, parent %s", sp.SpanContext.TraceID(), sp.Parent.SpanID(), sp.Parent.IsRemote(), traceID, parentID)
@@ -31,7 +32,7 @@ func TestSpanContinuesTheTraceInMeta(t *testing.T) {
 	}
 
 	// A traceparent that is not one starts a trace of the server's own.
-	c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},"_meta":{"traceparent":"00-nonsense",` + meta[len(`"_meta":{`):] + `}}`)
+	c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},"_meta":{"traceparent":"00-nonsense",` + mcptest.Meta[len(`"_meta":{`):] + `}}`)
 	if sp := tel.oneSpan(t, "bad traceparent"); sp.Parent.IsValid() || !sp.SpanContext.IsValid() {
 		t.Errorf("a bad traceparent gave the span parent %v", sp.Parent)
 	}

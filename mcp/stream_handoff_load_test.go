@@ -8,6 +8,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // TestServeHandoffUnderLoad pipelines quick calls, slow calls and calls
@@ -41,7 +43,7 @@ func TestServeHandoffUnderLoad(t *testing.T) {
 		for i := range calls {
 			id := strconv.Itoa(i)
 			mode := [...]string{"quick", "slow", "quick", "wait"}[i%4]
-			c.send(toolCall(id, "work", `{"mode":"`+mode+`"}`))
+			c.send(mcptest.ToolCall(id, "work", `{"mode":"`+mode+`"}`))
 			if mode == "wait" {
 				c.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s}}`, id))
 				continue
@@ -49,7 +51,7 @@ func TestServeHandoffUnderLoad(t *testing.T) {
 			want[id] = `"text":"` + mode + `"`
 		}
 		for range len(want) {
-			r := decodeReply(t, c.recv())
+			r := mcptest.DecodeReply(t, c.recv())
 			text, ok := want[string(r.ID)]
 			if !ok || !strings.Contains(string(r.Result), text) {
 				t.Fatalf("reply for %s: %s; want one result for each call not cancelled", r.ID, r.Result)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpbookshop/guide/internal/mcptest"
 )
 
 // newObservedServer returns an echo server (with the wait tool) whose
@@ -56,20 +58,20 @@ func TestOnErrorSeesEveryFailure(t *testing.T) {
 		err                          func(error) bool
 		toolError                    bool // else a protocol error
 	}{
-		{"handler error", toolCall("1", "echo", `{"text":""}`), "tools/call", "echo", "1",
+		{"handler error", mcptest.ToolCall("1", "echo", `{"text":""}`), "tools/call", "echo", "1",
 			func(err error) bool { return err.Error() == "nothing to echo" }, true},
-		{"deadline", toolCall("2", "stock", `{}`), "tools/call", "stock", "2",
+		{"deadline", mcptest.ToolCall("2", "stock", `{}`), "tools/call", "stock", "2",
 			func(err error) bool { return errors.Is(err, context.DeadlineExceeded) }, true},
-		{"validation", toolCall(`"v"`, "echo", `{"text":42}`), "tools/call", "echo", `"v"`,
+		{"validation", mcptest.ToolCall(`"v"`, "echo", `{"text":42}`), "tools/call", "echo", `"v"`,
 			func(err error) bool { return errors.As(err, &argErr) && strings.HasPrefix(argErr.Message, "/text: ") }, true},
-		{"panic", toolCall("3", "first", `{}`), "tools/call", "first", "3",
+		{"panic", mcptest.ToolCall("3", "first", `{}`), "tools/call", "first", "3",
 			func(err error) bool {
 				return errors.As(err, &panicErr) && strings.Contains(string(panicErr.Stack), "goroutine") &&
 					errors.As(err, &runtimeErr) && strings.Contains(runtimeErr.Error(), "index out of range")
 			}, true},
-		{"unknown tool", toolCall("4", "nothing", `{}`), "tools/call", "nothing", "4",
+		{"unknown tool", mcptest.ToolCall("4", "nothing", `{}`), "tools/call", "nothing", "4",
 			func(err error) bool { return errors.As(err, &perr) && perr.Message == "Unknown tool: nothing" }, false},
-		{"withheld cause", readCall("5", "shelf://1"), "resources/read", "shelf://1", "5",
+		{"withheld cause", mcptest.ReadCall("5", "shelf://1"), "resources/read", "shelf://1", "5",
 			func(err error) bool { return err.Error() == "the shelf is locked" }, false},
 		{"unparseable", `{"jsonrpc":`, "", "", "",
 			func(err error) bool { return errors.As(err, &perr) && perr.Code == CodeParseError }, false},
@@ -83,7 +85,7 @@ func TestOnErrorSeesEveryFailure(t *testing.T) {
 			t.Errorf("%s: Err = %v (%T)", tt.name, ev.Err, ev.Err)
 		}
 		// What the event says was sent is what the client received.
-		var sent reply
+		var sent mcptest.Reply
 		json.Unmarshal([]byte(line), &sent)
 		if tt.toolError {
 			res, _ := json.Marshal(ev.ToolResult)
@@ -108,7 +110,7 @@ func TestOnErrorSeesEveryFailure(t *testing.T) {
 func TestToolPanicLogCarriesTheRequestID(t *testing.T) {
 	s, logs, _ := newObservedServer(nil)
 	c := connect(t, s)
-	c.call(toolCall(`"p-7"`, "first", `{}`))
+	c.call(mcptest.ToolCall(`"p-7"`, "first", `{}`))
 	lines := logs.lines()
 	var entry struct{ Msg, Tool, ID, Panic, Stack string }
 	if len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &entry) != nil {
@@ -125,7 +127,7 @@ func TestOnErrorSeesACancelledRequest(t *testing.T) {
 	started := make(chan context.Context, 1)
 	s, logs, events := newObservedServer(started)
 	c := connect(t, s)
-	c.send(toolCall(`"slow"`, "wait", "{}"))
+	c.send(mcptest.ToolCall(`"slow"`, "wait", "{}"))
 	<-started
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow"}}`)
 	ev := nextEvent(t, events)
@@ -152,8 +154,8 @@ func TestOnErrorSeesACancelledHTTPRequest(t *testing.T) {
 	defer ts.Close()
 
 	ctx, cancel := context.WithCancel(context.Background())
-	body := toolCall("9", "wait", "{}")
-	req := newHTTPRequest(t, ctx, "POST", ts.URL, body, httpHeaders("tools/call", "wait"))
+	body := mcptest.ToolCall("9", "wait", "{}")
+	req := newHTTPRequest(t, ctx, "POST", ts.URL, body, mcptest.Headers("tools/call", "wait"))
 	done := make(chan error)
 	go func() {
 		_, err := http.DefaultClient.Do(req)
