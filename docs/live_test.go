@@ -364,3 +364,51 @@ func TestLiveReconnect(t *testing.T) {
 		t.Errorf("after a restart with an edit, the build is still %s: open pages would not reload", got)
 	}
 }
+
+// TestLiveRunButtons edits the chapter of a small module while it is
+// served, with a compile of its browser module that waits for the test: the
+// edit is served at once, without the chapter's Run buttons, since its
+// module no longer matches it, and the page gets them back once the module
+// is compiled again; an edit to a page alone keeps them.
+func TestLiveRunButtons(t *testing.T) {
+	root := pinFixture(t)
+	client := &http.Client{Transport: &http.Transport{}}
+	release := make(chan struct{})
+	compiles := 0
+	compile := func(context.Context, string) (*site.Browser, error) {
+		if compiles++; compiles > 1 {
+			<-release
+		}
+		return &site.Browser{Modules: map[string][]byte{"chapters/01-echo": []byte("module")}, WasmExec: []byte("// wasm_exec.js\n")}, nil
+	}
+	tl := startLive(t, root, "127.0.0.1:0", compile)
+	t.Cleanup(func() { // before the server's shutdown, which waits for the compile
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	})
+	stream := listen(t, client, tl.url)
+	build := stream.next(t, "connecting")
+	const run = `data-module="01-echo"`
+	page := func(when string, want int) {
+		t.Helper()
+		if _, page := get(t, client, tl.url+"/other.html"); strings.Count(page, run) != want || !strings.Contains(page, liveMeta(build)) {
+			t.Fatalf("%s, the page of build %s has %d Run button(s), want %d:\n%s", when, build, strings.Count(page, run), want, page)
+		}
+	}
+	page("before an edit", 2)
+
+	writeSource(t, filepath.Join(root, "docs", "index", "en.md"), "---\ntitle: Home\n---\n\nEdited.\n")
+	build = stream.next(t, "an edit to a page")
+	page("after an edit to a page", 2)
+
+	main := filepath.Join(root, "chapters", "01-echo", "main.go")
+	writeSource(t, main, strings.Replace(echoChapter, `greeting = "hello"`, `greeting = "hello there"`, 1))
+	build = stream.next(t, "an edit to the chapter")
+	page("after an edit to the chapter, while its module is compiled", 0)
+	close(release)
+	build = stream.next(t, "the module compiled")
+	page("once the module is compiled", 2)
+}

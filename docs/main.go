@@ -189,6 +189,7 @@ func serveLive(ctx context.Context, ln net.Listener, live *liveSite) error {
 	err := srv.Serve(ln)
 	cancel()
 	<-watching
+	defer live.compiles.Wait() // after the handlers, which may start one
 	if serr := <-shutdown; errors.Is(err, http.ErrServerClosed) {
 		err = serr
 	}

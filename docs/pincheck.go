@@ -39,6 +39,9 @@ type pinCheck struct {
 	answers map[string]answer // by transcript key, archive#case
 	sums    map[string][32]byte
 	version int // counts the checks that changed answers
+	// wanted counts the calls of changed, done those a finished check
+	// answered: a check is pending or running while done < wanted.
+	wanted, done int
 }
 
 // answer is what a chapter answered to one case of its archives.
@@ -61,6 +64,9 @@ func (c *pinCheck) changed() {
 	if c == nil {
 		return
 	}
+	c.mu.Lock()
+	c.wanted++
+	c.mu.Unlock()
 	select {
 	case c.poke <- struct{}{}:
 	default: // one is pending already
@@ -84,10 +90,27 @@ func (c *pinCheck) run(ctx context.Context, log io.Writer) {
 			return
 		case <-c.poke:
 		}
+		c.mu.Lock()
+		wanted := c.wanted
+		c.mu.Unlock()
 		if err := c.check(ctx, log, bin, built); err != nil && ctx.Err() == nil {
 			fmt.Fprintf(log, "The chapters' pins are not checked: %v\n", err)
 		}
+		c.mu.Lock()
+		c.done = wanted
+		c.mu.Unlock()
 	}
+}
+
+// busy reports whether a check is pending or running; false for a nil
+// pinCheck.
+func (c *pinCheck) busy() bool {
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.done < c.wanted
 }
 
 // check builds into bin the chapters whose packages changed since they

@@ -7,9 +7,13 @@ import (
 	"html/template"
 	"io"
 	"io/fs"
+	"maps"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,13 +22,14 @@ import (
 
 // watched are the folders whose files the guide is built from: when one of
 // them changes, the served guide is rebuilt and its open pages reload.
-// compiled are those the chapters' browser modules are compiled from: when
-// one of them changes, the modules are compiled again too. pinInputs are
-// those the chapters' pins depend on: when one changes, the pins are
-// checked again (see pinCheck).
+// shared are those every chapter's browser module is compiled from besides
+// the chapter's own folder: when one of them or the chapter changes, its
+// module is compiled again (see moduleStamps). pinInputs are those the
+// chapters' pins depend on: when one changes, the pins are checked again
+// (see pinCheck).
 var (
 	watched   = []string{"docs", "chapters", "cmd", "mcp", "internal", "sdks", "testdata/scripts"}
-	compiled  = []string{"chapters", "mcp", "internal", "go.mod"}
+	shared    = []string{"mcp", "internal", "go.mod"}
 	pinInputs = []string{"chapters", "mcp", "internal", "go.mod", "testdata/scripts"}
 )
 
@@ -48,6 +53,13 @@ const (
 // whenever the guide is rebuilt, and reloads the page when the name
 // differs from its own. The static build has no such element: its pages
 // open no connection.
+//
+// An edit is served as soon as the pages are rendered: a chapter whose
+// browser module no longer matches its sources loses its Run buttons
+// until the module is compiled again, in the background, and the guide
+// rebuilt with it; the pins' check starts beside that compile, so that
+// neither delays the edited page, and a module compiled first waits for
+// the check's marks, the guide then rebuilt once for both.
 type liveSite struct {
 	root string
 	// compile compiles the chapters for the browser; nil means
@@ -61,14 +73,26 @@ type liveSite struct {
 	// (serveLive runs it); nil checks none.
 	pins *pinCheck
 
-	mu           sync.Mutex
-	stamp        string // newest modification time and number of the sources
-	compileStamp string // the same for the modules' sources
-	checkStamp   string // the same for what the pins' check reads
-	checked      int    // pins.checked() when last compared with the marks
-	marks        string // staleStamp of the last build's marks
-	browser      *site.Browser
-	handler      http.Handler
+	mu         sync.Mutex
+	stamp      string // newest modification time and number of the sources
+	checkStamp string // the same for what the pins' check reads
+	checked    int    // pins.checked() when last compared with the marks
+	marks      string // staleStamp of the last build's marks
+	handler    http.Handler
+
+	// browser holds the modules last compiled, from the sources of
+	// moduleStamps builtFrom; failedFrom are the stamps the last compile
+	// failed on, with compileErr. compiling is true while a compile runs
+	// in the background, compiled once it ended and the guide was not
+	// rebuilt since; compiles counts those compiles, for serveLive to
+	// wait for.
+	browser    *site.Browser
+	builtFrom  map[string]string
+	failedFrom map[string]string
+	compileErr error
+	compiling  bool
+	compiled   bool
+	compiles   sync.WaitGroup
 
 	// subs are the open event streams, each waiting for the next build's
 	// name; build is the current one's.
@@ -89,26 +113,31 @@ func (l *liveSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // current returns the handler of an up-to-date build, rebuilding the guide
-// if a source changed since the last build, or the pins' check found other
-// stale transcripts.
+// if a source changed since the last build, a browser module was compiled,
+// or the pins' check found other stale transcripts.
 func (l *liveSite) current() http.Handler {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	stamp := l.sourcesStamp(watched)
 	edited := stamp != l.stamp // sourcesStamp is never "", so the first call builds
-	if !edited && (l.pins.checked() == l.checked || staleStamp(l.pins.stale()) == l.marks) {
+	marked := l.pins.checked() != l.checked && staleStamp(l.pins.stale()) != l.marks
+	if !edited && !marked && (!l.compiled || l.pins.busy()) {
+		// Newly compiled modules wait for a running check of the pins,
+		// whose marks matter more, so that both come in one rebuild.
 		l.checked = l.pins.checked()
 		return l.handler
 	}
-	if check := l.sourcesStamp(pinInputs); check != l.checkStamp {
-		// Checked while the chapters are compiled for the browser, so
-		// that the marks may come with this build.
-		l.checkStamp = check
-		l.pins.changed()
+	why := "Sources changed"
+	switch {
+	case !edited && marked:
+		why = "The pins' check changed the stale marks"
+	case !edited:
+		why = "The browser modules are compiled"
 	}
 	start, again := time.Now(), l.stamp != ""
-	l.stamp = stamp
-	s, err := l.rebuild()
+	l.stamp, l.compiled = stamp, false
+	modules := l.moduleStamps()
+	s, left, err := l.rebuild(modules)
 	var pages *site.BuildError
 	switch {
 	case errors.As(err, &pages):
@@ -118,40 +147,107 @@ func (l *liveSite) current() http.Handler {
 		l.logf("the guide does not build:\n%v\n", err)
 	}
 	build := stamp + l.marks
+	if len(left) > 0 {
+		build += "+without-" + strings.Join(left, ",")
+	}
 	meta := fmt.Sprintf(`<meta name="live-reload" content="%s">`, template.HTMLEscapeString(build))
 	l.handler = site.ServeBuild(s, err, template.HTML(meta))
-	why := "Sources changed"
-	if !edited {
-		why = "The pins' check changed the stale marks"
-	}
 	if n := l.publish(build); again {
 		l.logf("%s; rebuilt the guide in %.1fs and told %d open page(s) to reload.\n", why, time.Since(start).Seconds(), n)
+	}
+	// Now that the edit is served, the modules and the pins, side by side.
+	if len(left) > 0 && !l.compiling && !maps.Equal(modules, l.failedFrom) {
+		l.compileLater(modules)
+	}
+	if check := l.sourcesStamp(pinInputs); check != l.checkStamp {
+		l.checkStamp = check
+		l.pins.changed()
 	}
 	return l.handler
 }
 
-// rebuild compiles the modules again if their sources changed, and renders
-// the guide, marking the transcripts the pins' check found stale so far.
-func (l *liveSite) rebuild() (*site.Site, error) {
-	ctx := context.Background()
-	if stamp := l.sourcesStamp(compiled); stamp != l.compileStamp || l.browser == nil {
-		compile := l.compile
-		if compile == nil {
-			compile = func(ctx context.Context, root string) (*site.Browser, error) {
-				return compileBrowser(ctx, root, l.out())
+// rebuild renders the guide, marking the transcripts the pins' check found
+// stale so far, with the browser modules that match their chapters'
+// sources (modules, as moduleStamps returns them); it returns the
+// chapters left without, by folder name. The first build compiles the
+// modules first, as does a build after one whose compile failed; a
+// compile that failed on these sources fails the build.
+func (l *liveSite) rebuild(modules map[string]string) (*site.Site, []string, error) {
+	if l.browser == nil && !maps.Equal(modules, l.failedFrom) {
+		b, err := l.compileModules()
+		l.keep(modules, b, err)
+	}
+	if l.compileErr != nil && maps.Equal(modules, l.failedFrom) {
+		return nil, nil, l.compileErr
+	}
+	browser, left := l.browser, []string(nil)
+	for _, ch := range slices.Sorted(maps.Keys(modules)) {
+		if l.builtFrom[ch] != modules[ch] {
+			left = append(left, path.Base(ch))
+		}
+	}
+	if len(left) > 0 {
+		browser = &site.Browser{Modules: make(map[string][]byte), WasmExec: l.browser.WasmExec}
+		for ch, m := range l.browser.Modules {
+			if l.builtFrom[ch] == modules[ch] {
+				browser.Modules[ch] = m
 			}
 		}
-		b, err := compile(ctx, l.root)
-		if err != nil {
-			return nil, err
-		}
-		l.browser, l.compileStamp = b, stamp
 	}
-	cfg := config(l.root, l.browser)
+	cfg := config(l.root, browser)
 	l.checked = l.pins.checked()
 	cfg.Stale = l.pins.stale()
 	l.marks = staleStamp(cfg.Stale)
-	return site.Build(cfg)
+	s, err := site.Build(cfg)
+	return s, left, err
+}
+
+// compileLater compiles the modules in the background, from the sources
+// of stamps modules, then rebuilds the guide with them.
+func (l *liveSite) compileLater(modules map[string]string) {
+	l.compiling = true
+	l.compiles.Add(1)
+	go func() {
+		defer l.compiles.Done()
+		b, err := l.compileModules()
+		l.mu.Lock()
+		l.compiling, l.compiled = false, true
+		l.keep(modules, b, err)
+		l.mu.Unlock()
+		l.current()
+	}()
+}
+
+// compileModules compiles the chapters for the browser.
+func (l *liveSite) compileModules() (*site.Browser, error) {
+	if l.compile != nil {
+		return l.compile(context.Background(), l.root)
+	}
+	return compileBrowser(context.Background(), l.root, l.out())
+}
+
+// keep records what a compile from the sources of stamps modules made.
+func (l *liveSite) keep(modules map[string]string, b *site.Browser, err error) {
+	if err != nil {
+		l.failedFrom, l.compileErr = modules, err
+		return
+	}
+	l.browser, l.builtFrom = b, modules
+	l.failedFrom, l.compileErr = nil, nil
+}
+
+// moduleStamps returns the stamp of each chapter's browser module: that
+// of its folder and of the shared sources, taken before a compile reads
+// them, so that a module whose stamp is a chapter's current one is
+// compiled from what is on disk.
+func (l *liveSite) moduleStamps() map[string]string {
+	chapters, _ := site.ChapterDirs(os.DirFS(l.root)) // none without chapters/
+	common := l.sourcesStamp(shared)
+	stamps := make(map[string]string)
+	for _, ch := range chapters {
+		stamps[ch] = common + " " + l.sourcesStamp([]string{ch})
+	}
+	return stamps
 }
 
 // watch rebuilds the guide as soon as its sources change, so that the open

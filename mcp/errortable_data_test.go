@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
@@ -94,15 +96,15 @@ func TestErrorTableData(t *testing.T) {
 }
 
 // errorTableJSON returns the content of errorTableFile: the rows of
-// errorTable, named by the kinds the package's files declare, one row a
-// line.
+// errorTable, each with the name of the variable the package's files
+// declare it as, one row a line.
 func errorTableJSON(files []*ast.File) ([]byte, error) {
 	kinds, err := kindNames(files)
 	if err != nil {
 		return nil, err
 	}
 	if len(kinds) != len(errorTable) {
-		return nil, fmt.Errorf("found %d kinds in the source, errorTable has %d rows", len(kinds), len(errorTable))
+		return nil, fmt.Errorf("found %d rows in the source, errorTable has %d", len(kinds), len(errorTable))
 	}
 	codes, err := codeNames(files)
 	if err != nil {
@@ -111,8 +113,11 @@ func errorTableJSON(files []*ast.File) ([]byte, error) {
 	data := tableData{About: aboutTable}
 	for k, kind := range kinds {
 		row := errKind(k).row()
+		if want := kebab(strings.TrimPrefix(kind, "err")); row.name != want {
+			return nil, fmt.Errorf("row %s is named %q, want %q: the variable's name without \"err\", in kebab case", kind, row.name, want)
+		}
 		d := rowData{
-			Name: kebab(strings.TrimPrefix(kind, "err")), Kind: kind, Reply: "error",
+			Name: row.name, Kind: kind, Reply: "error",
 			Message: row.message, Data: row.data, HTTPLegacy: row.legacy, HTTPModern: row.modern, Level: row.level.String(),
 		}
 		switch row.code {
@@ -209,9 +214,60 @@ func TestKebab(t *testing.T) {
 	}
 }
 
-// parseOwnFiles returns the files of parseOwnPackage.
+// parseOwnFiles parses the non-test Go files of the package in the
+// current directory, package mcp.
 func parseOwnFiles(t *testing.T) []*ast.File {
 	t.Helper()
-	_, files := parseOwnPackage(t)
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
 	return files
+}
+
+// kindNames returns the names of the rows' variables, in the order of
+// errorTable: the names of the variable block that starts with
+// errHandlerError, each given a row by a constructor (newRow1(...)), which
+// adds the rows to errorTable in that order.
+func kindNames(files []*ast.File) ([]string, error) {
+	for _, f := range files {
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR || len(g.Specs) == 0 || g.Specs[0].(*ast.ValueSpec).Names[0].Name != "errHandlerError" {
+				continue
+			}
+			var names []string
+			for _, s := range g.Specs {
+				vs := s.(*ast.ValueSpec)
+				if len(vs.Names) != 1 || len(vs.Values) != 1 {
+					return nil, fmt.Errorf("the rows must be one variable block, each variable given a row by a constructor, as errHandlerError is")
+				}
+				if call, ok := vs.Values[0].(*ast.CallExpr); !ok || !isConstructor(call.Fun) {
+					return nil, fmt.Errorf("row %s is not made by a constructor", vs.Names[0].Name)
+				}
+				names = append(names, vs.Names[0].Name)
+			}
+			return names, nil
+		}
+	}
+	return nil, fmt.Errorf("no variable block starting with errHandlerError")
+}
+
+// isConstructor reports whether fn names a row's constructor, newRow1 or
+// another function named new...Row...
+func isConstructor(fn ast.Expr) bool {
+	id, ok := fn.(*ast.Ident)
+	return ok && strings.HasPrefix(id.Name, "new") && strings.Contains(id.Name, "Row")
 }

@@ -3,15 +3,38 @@ package mcp
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
 
+// TestErrorTableRows checks each row: its type takes a value for each
+// placeholder (of a tool result's text, each of a JSON-RPC error's message
+// and data, a name once), its message and code are set, its statuses are
+// HTTP statuses; and the zero kind is a handler's own error.
 func TestErrorTableRows(t *testing.T) {
-	for k := range errorTable {
-		row := errKind(k).row()
+	if errHandlerError.errKind != 0 {
+		t.Errorf("errHandlerError is kind %d, want 0, the kind of an *Error a handler made", errHandlerError.errKind)
+	}
+	for k, tr := range errorTable {
+		row := &tr.errorRow
 		if row.message == "" || row.code == 0 {
 			t.Errorf("kind %d has no row", k)
+		}
+		var want []string
+		switch row.code {
+		case noReply: // a log line: nothing fills it
+		case toolResult:
+			want = placeholderNames(row.message)
+		default:
+			for _, n := range placeholderNames(row.message + row.data) {
+				if !slices.Contains(want, n) {
+					want = append(want, n)
+				}
+			}
+		}
+		if tr.values != len(want) {
+			t.Errorf("row %s: its type takes %d values; it has %d placeholders %q", row.name, tr.values, len(want), want)
 		}
 		// A row with a standard code and a text in data (the detail) has
 		// the standard message.

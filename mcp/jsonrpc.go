@@ -73,7 +73,13 @@ func decode(line []byte) (*message, *decodeError) {
 }
 
 // validID reports whether a raw id is a JSON number, or a JSON string
-// in valid UTF-8, which the response can echo as it is.
+// in valid UTF-8, which the response can echo as it is. An id in invalid
+// UTF-8 is not one: JSON exchanged between systems must be UTF-8 (RFC 8259,
+// section 8.1), so echoing its bytes would make the response invalid JSON,
+// and echoing it repaired (U+FFFD) would answer an id the client never
+// sent; JSON-RPC 2.0 answers a request whose id cannot be read with the id
+// null. internal/lockstep, which judges any server's replies, reads an id
+// so too, and its tests hold it to this reading.
 func validID(id json.RawMessage) bool {
 	if len(id) == 0 {
 		return false

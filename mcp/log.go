@@ -94,7 +94,7 @@ func (s *Server) toolPanic(ctx context.Context, r *request, tool string, p *Pani
 	s.flushLog()
 	res := toolErrorResult(errToolPanic.text(tool))
 	if r.obs != nil {
-		r.obs.toolRow = errToolPanic
+		r.obs.toolRow = errToolPanic.errKind
 	}
 	ev := ErrorEvent{Err: p, ToolResult: res}
 	if r.dropsReply(ctx) {

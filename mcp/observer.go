@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"sync"
 	"time"
 )
 
@@ -121,7 +120,7 @@ func (s *Server) startObserving(ctx context.Context, cs *connState, r *request, 
 		ctx = octx
 	}
 	if end != nil {
-		r.obs = &observation{end: end, began: began, toolRow: errToolError}
+		r.obs = &observation{end: end, began: began, toolRow: errToolError.errKind}
 	}
 	return ctx
 }
@@ -133,9 +132,9 @@ func (r *request) finishObserving(out Outcome) {
 	out.Err = o.err
 	switch {
 	case out.ProtocolError != nil:
-		out.Row = rowNames()[out.ProtocolError.kind]
+		out.Row = out.ProtocolError.kind.row().name
 	case out.ToolResult != nil && out.ToolResult.IsError:
-		out.Row = rowNames()[o.toolRow]
+		out.Row = o.toolRow.row().name
 	}
 	out.Duration = time.Since(o.began)
 	o.end(out)
@@ -154,18 +153,3 @@ func (r *request) observedResult(result any) {
 //
 //go:embed errortable.json
 var errorTableData []byte
-
-// rowNames returns the names of errorTable's rows by kind, as the guide
-// anchors them ("unknown-tool"), read once from errorTableData, which
-// TestRowNames holds to the kinds.
-var rowNames = sync.OnceValue(func() []string {
-	var data struct{ Rows []struct{ Name string } }
-	if err := json.Unmarshal(errorTableData, &data); err != nil || len(data.Rows) != len(errorTable) {
-		panic("mcp: errortable.json does not hold the error table: run go generate ./...")
-	}
-	names := make([]string, len(data.Rows))
-	for i, row := range data.Rows {
-		names[i] = row.Name
-	}
-	return names
-})

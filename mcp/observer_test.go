@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -341,20 +338,20 @@ func TestObserveOverHTTP(t *testing.T) {
 // a request, a stream's framing, an HTTP request refused before its body
 // is read.
 var noMethodRows = []errKind{
-	errParseError, errNotAnObject, errMemberType, errJSONRPCVersion, errBadID, errNoMethod, errEmptyMethod, errParamType,
-	errLineTooLong, errBatchUnsupported, errEmptyBatch,
-	errHTTPMethod, errOrigin, errHost, errAccept, errContentType, errBodyTooLarge, errBodyUnreadable, errHTTPBatch,
+	errParseError.errKind, errNotAnObject.errKind, errMemberType.errKind, errJSONRPCVersion.errKind, errBadID.errKind, errNoMethod.errKind, errEmptyMethod.errKind, errParamType.errKind,
+	errLineTooLong.errKind, errBatchUnsupported.errKind, errEmptyBatch.errKind,
+	errHTTPMethod.errKind, errOrigin.errKind, errHost.errKind, errAccept.errKind, errContentType.errKind, errBodyTooLarge.errKind, errBodyUnreadable.errKind, errHTTPBatch.errKind,
 }
 
 // partRows are the rows whose text is part of another row's answer, which
-// the observer reports: errArgumentGoType's text is one problem of an
+// the observer reports: errArgumentGoType.errKind's text is one problem of an
 // invalid-arguments tool error.
-var partRows = []errKind{errArgumentGoType}
+var partRows = []errKind{errArgumentGoType.errKind}
 
 // logRows are the rows that answer nothing, only log a line: the observer
 // sees a cancelled request as Cancelled, and the reply written after the
 // client closed its side as what it is (TestHTTPClosedByEra checks both).
-var logRows = []errKind{errRequestCancelled, errClientClosed}
+var logRows = []errKind{errRequestCancelled.errKind, errClientClosed.errKind}
 
 // TestObserveSeesEveryRowWithAMethod sends a request answered by each row
 // of errorTable but those of noMethodRows and partRows, and checks that the observer
@@ -376,8 +373,8 @@ func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 		o := nextEnd(t, ends)
 		var sent mcptest.Reply
 		json.Unmarshal(line, &sent)
-		if o.out.Row != rowNames()[k] || o.info.Method == "" {
-			t.Errorf("%s: ended with row %q for method %q, want %q", how, o.out.Row, o.info.Method, rowNames()[k])
+		if o.out.Row != errorTable[k].name || o.info.Method == "" {
+			t.Errorf("%s: ended with row %q for method %q, want %q", how, o.out.Row, o.info.Method, errorTable[k].name)
 		}
 		e := o.out.ProtocolError
 		if errorTable[k].code == toolResult {
@@ -394,34 +391,34 @@ func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 		sess *Session
 		line string
 	}{
-		{errHandlerError, nil, mcptest.ToolCall("1", "refuse", "{}")},
-		{errToolError, nil, mcptest.ToolCall("1", "echo", `{"text":""}`)},
-		{errToolPanic, nil, mcptest.ToolCall("1", "first", "{}")},
-		{errInvalidArguments, nil, mcptest.ToolCall("1", "echo", `{"text":1}`)},
-		{errResourceNotFound, nil, mcptest.ReadCall("1", "shelf://missing")},
-		{errResourceFailed, nil, mcptest.ReadCall("1", "shelf://locked")},
-		{errNoVersion, nil, legacy("1", "tools/list")},
-		{errUnsupportedVersion, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01"}}}`},
-		{errNoCapabilities, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`},
-		{errAlreadyInitialized, initialized, initialize},
-		{errMethodNotFound, nil, mcptest.Request("1", "prompts/list", "")},
-		{errNoToolName, nil, mcptest.Request("1", "tools/call", "")},
-		{errUnknownTool, nil, mcptest.ToolCall("1", "nothing", "{}")},
-		{errArgumentsNotObject, nil, mcptest.ToolCall("1", "echo", "[1]")},
-		{errNoURI, nil, mcptest.Request("1", "resources/read", "")},
-		{errUnknownResource, nil, mcptest.ReadCall("1", "other://x")},
-		{errResultUnencodable, nil, mcptest.ToolCall("1", "unencodable", "{}")},
-		{errToolInternal, nil, mcptest.ToolCall("1", "internal", "{}")},
-		{errOutputInvalid, nil, mcptest.ToolCall("1", "price", `{"title":"Dune"}`)},
-		{errErrorContentInvalid, nil, mcptest.ToolCall("1", "price", `{"title":"Nothing"}`)},
-		{errResourceError, nil, mcptest.ReadCall("1", "shelf://dusted")},
+		{errHandlerError.errKind, nil, mcptest.ToolCall("1", "refuse", "{}")},
+		{errToolError.errKind, nil, mcptest.ToolCall("1", "echo", `{"text":""}`)},
+		{errToolPanic.errKind, nil, mcptest.ToolCall("1", "first", "{}")},
+		{errInvalidArguments.errKind, nil, mcptest.ToolCall("1", "echo", `{"text":1}`)},
+		{errResourceNotFound.errKind, nil, mcptest.ReadCall("1", "shelf://missing")},
+		{errResourceFailed.errKind, nil, mcptest.ReadCall("1", "shelf://locked")},
+		{errNoVersion.errKind, nil, legacy("1", "tools/list")},
+		{errUnsupportedVersion.errKind, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01"}}}`},
+		{errNoCapabilities.errKind, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`},
+		{errAlreadyInitialized.errKind, initialized, initialize},
+		{errMethodNotFound.errKind, nil, mcptest.Request("1", "prompts/list", "")},
+		{errNoToolName.errKind, nil, mcptest.Request("1", "tools/call", "")},
+		{errUnknownTool.errKind, nil, mcptest.ToolCall("1", "nothing", "{}")},
+		{errArgumentsNotObject.errKind, nil, mcptest.ToolCall("1", "echo", "[1]")},
+		{errNoURI.errKind, nil, mcptest.Request("1", "resources/read", "")},
+		{errUnknownResource.errKind, nil, mcptest.ReadCall("1", "other://x")},
+		{errResultUnencodable.errKind, nil, mcptest.ToolCall("1", "unencodable", "{}")},
+		{errToolInternal.errKind, nil, mcptest.ToolCall("1", "internal", "{}")},
+		{errOutputInvalid.errKind, nil, mcptest.ToolCall("1", "price", `{"title":"Dune"}`)},
+		{errErrorContentInvalid.errKind, nil, mcptest.ToolCall("1", "price", `{"title":"Nothing"}`)},
+		{errResourceError.errKind, nil, mcptest.ReadCall("1", "shelf://dusted")},
 	}
 	for _, tt := range direct {
 		sess := tt.sess
 		if sess == nil {
 			sess = s.NewSession()
 		}
-		check(tt.k, rowNames()[tt.k], sess.Handle(context.Background(), []byte(tt.line)))
+		check(tt.k, tt.k.row().name, sess.Handle(context.Background(), []byte(tt.line)))
 	}
 
 	sid := httpInitSession(t, ts.URL)
@@ -431,17 +428,17 @@ func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 		body string
 		hdr  map[string]string
 	}{
-		{errUnsupportedVersion, httpLegacyCall, map[string]string{"Mcp-Protocol-Version": "1999-01-01", "Mcp-Session-Id": sid}},
-		{errNoSession, httpLegacyCall, nil},
-		{errUnknownSession, httpLegacyCall, map[string]string{"Mcp-Session-Id": "gone"}},
-		{errTooManySessions, httpInit, nil},
-		{errHeaderMissing, httpCall, map[string]string{"Mcp-Protocol-Version": ModernVersion}},
-		{errHeaderBase64, httpCall, map[string]string{"Mcp-Protocol-Version": ModernVersion, "Mcp-Method": "tools/call", "Mcp-Name": "=?base64?!!?="}},
-		{errHeaderMismatch, httpCall, mcptest.Headers("tools/call", "wait")},
+		{errUnsupportedVersion.errKind, httpLegacyCall, map[string]string{"Mcp-Protocol-Version": "1999-01-01", "Mcp-Session-Id": sid}},
+		{errNoSession.errKind, httpLegacyCall, nil},
+		{errUnknownSession.errKind, httpLegacyCall, map[string]string{"Mcp-Session-Id": "gone"}},
+		{errTooManySessions.errKind, httpInit, nil},
+		{errHeaderMissing.errKind, httpCall, map[string]string{"Mcp-Protocol-Version": ModernVersion}},
+		{errHeaderBase64.errKind, httpCall, map[string]string{"Mcp-Protocol-Version": ModernVersion, "Mcp-Method": "tools/call", "Mcp-Name": "=?base64?!!?="}},
+		{errHeaderMismatch.errKind, httpCall, mcptest.Headers("tools/call", "wait")},
 	}
 	for _, tt := range overHTTP {
 		r := httpSend(t, "POST", ts.URL, tt.body, tt.hdr)
-		check(tt.k, "HTTP "+rowNames()[tt.k], []byte(r.Body))
+		check(tt.k, "HTTP "+tt.k.row().name, []byte(r.Body))
 	}
 	noMoreEnds(t, ends)
 
@@ -453,37 +450,7 @@ func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 	}
 	for k := range errorTable {
 		if !seen[errKind(k)] {
-			t.Errorf("row %s: no request shows the observer sees it, and it is in none of noMethodRows, partRows and logRows", rowNames()[k])
-		}
-	}
-}
-
-// TestRowNames checks rowNames against errortable.go: one name for each
-// kind, its Go name without "err" in kebab case, as the guide anchors it.
-func TestRowNames(t *testing.T) {
-	f, err := parser.ParseFile(token.NewFileSet(), "errortable.go", nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var kinds []string
-	ast.Inspect(f, func(n ast.Node) bool {
-		if d, ok := n.(*ast.GenDecl); ok && d.Tok == token.CONST {
-			for _, spec := range d.Specs {
-				for _, name := range spec.(*ast.ValueSpec).Names {
-					if strings.HasPrefix(name.Name, "err") {
-						kinds = append(kinds, name.Name)
-					}
-				}
-			}
-		}
-		return true
-	})
-	if len(kinds) != len(errorTable) || len(rowNames()) != len(errorTable) {
-		t.Fatalf("%d kinds in errortable.go, %d rows, %d names", len(kinds), len(errorTable), len(rowNames()))
-	}
-	for i, kind := range kinds {
-		if want := kebab(strings.TrimPrefix(kind, "err")); rowNames()[i] != want {
-			t.Errorf("rowNames()[%s] = %q, want %q", kind, rowNames()[i], want)
+			t.Errorf("row %s: no request shows the observer sees it, and it is in none of noMethodRows, partRows and logRows", errorTable[k].name)
 		}
 	}
 }

@@ -366,18 +366,18 @@ func (e *outputError) Error() string {
 // toolError logs the tool error err of r, of row k, whose text the model
 // reads, with attrs; passes it to Options.OnError; and returns the result
 // that reports it.
-func (s *Server) toolError(ctx context.Context, r *request, k errKind, name string, err error, attrs ...slog.Attr) *CallToolResult {
+func (s *Server) toolError(ctx context.Context, r *request, k textRow2, name string, err error, attrs ...slog.Attr) *CallToolResult {
 	msg := err.Error()
 	a := [3]slog.Attr{slog.String("tool", name), slog.String("error", msg)} // not allocated
 	n := 2 + copy(a[2:], attrs)
-	return s.reportToolError(ctx, r, k, toolErrorResult(k.text(name, msg)), err, "tool error", a[:n])
+	return s.reportToolError(ctx, r, k.errKind, toolErrorResult(k.text(name, msg)), err, "tool error", a[:n])
 }
 
 // bareToolError is toolError for a failure of row k whose text the model
 // does not read: it gets the bare tool error, and the log gets err.
-func (s *Server) bareToolError(ctx context.Context, r *request, k errKind, name string, err error) *CallToolResult {
+func (s *Server) bareToolError(ctx context.Context, r *request, k textRow1, name string, err error) *CallToolResult {
 	a := [3]slog.Attr{slog.String("tool", name), slog.String("id", string(r.id)), slog.String("error", err.Error())}
-	return s.reportToolError(ctx, r, k, toolErrorResult(k.text(name)), err, "tool failed", a[:])
+	return s.reportToolError(ctx, r, k.errKind, toolErrorResult(k.text(name)), err, "tool failed", a[:])
 }
 
 // reportToolError logs msg with attrs at the level of row k, flushing the

@@ -89,10 +89,16 @@ type transport struct {
 // here, and over Streamable HTTP (http_test.go).
 var transports = []transport{{"stdio", startStdio}}
 
-// startStdio runs chapter as the SDK's command transport does.
+// startStdio runs chapter as the SDK's command transport does. The
+// transport's Close closes the chapter's input, then waits for it to exit,
+// and signals it after TerminateDuration: longer here than the
+// Options.ShutdownTimeout the chapter may wait for its handlers at the end
+// of its input, so that the chapter always exits by itself. With the SDK's
+// default, 5 s, both timers could end together on a busy machine, and
+// Close then failed to signal a process that had just exited.
 func startStdio(t *testing.T, chapter string) (mcp.Transport, func(t *testing.T)) {
 	cmd := exec.Command(binary(t, chapter))
-	return &mcp.CommandTransport{Command: cmd}, func(t *testing.T) {
+	return &mcp.CommandTransport{Command: cmd, TerminateDuration: callTimeout}, func(t *testing.T) {
 		if cmd.ProcessState == nil || !cmd.ProcessState.Success() {
 			t.Errorf("%s did not exit cleanly: %v", chapter, cmd.ProcessState)
 		}

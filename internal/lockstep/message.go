@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"unicode/utf8"
 )
 
 // ExpectsReply reports whether a server owes line a reply. JSON-RPC 2.0
@@ -114,10 +115,16 @@ func compact(id json.RawMessage) string {
 	return b.String()
 }
 
-// validID reports whether a raw id is a string or a number, as JSON-RPC
-// requires of the id of a response that can be matched.
+// validID reports whether a raw id is a number, or a string in valid UTF-8,
+// as JSON-RPC requires of the id of a response that can be matched. A
+// string in invalid UTF-8 is no id: JSON exchanged between systems must be
+// UTF-8 (RFC 8259, section 8.1), and a server can echo it neither as it is,
+// which would not be JSON, nor repaired, which would be another id; it
+// answers such a request as one whose id cannot be read, to null. This is
+// the core's reading (validID in package mcp), which TestIDReadAsTheCore
+// holds it to.
 func validID(id json.RawMessage) bool {
-	return len(id) > 0 && (id[0] == '"' || id[0] == '-' || '0' <= id[0] && id[0] <= '9')
+	return len(id) > 0 && (id[0] == '"' && utf8.Valid(id) || id[0] == '-' || '0' <= id[0] && id[0] <= '9')
 }
 
 // envelope is the part of a JSON-RPC message the checks read.

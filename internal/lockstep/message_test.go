@@ -64,6 +64,8 @@ func TestOwedReplies(t *testing.T) {
 		{"spaces in the ids", []string{`{"jsonrpc":"2.0","id": "a b" ,"method":"x"}`, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a b"}}`}, []bool{false, false}},
 		{"not a notification", []string{wait, `{"jsonrpc":"2.0","id":9,"method":"notifications/cancelled","params":{"requestId":2}}`}, []bool{true, true}},
 		{"another notification", []string{wait, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"requestId":2}}`}, []bool{true, false}},
+		{"an id in invalid UTF-8 is no id", []string{"{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"x\"}",
+			"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"\xff\"}}"}, []bool{true, false}},
 		{"a batch is answered whole", []string{`[` + wait + `]`, cancel2}, []bool{true, false}},
 	} {
 		got := OwedReplies(tt.lines)

@@ -21,7 +21,18 @@
 // serves the guide from such a copy (a go build of ./docs, run with a free
 // loopback port), waits for its first build, then N times rewords chapter
 // 01's tool error and times how long until the served build changes and the
-// tool-errors page shows the new text, as an open page sees it.
+// tool-errors page shows the new text, as an open page sees it. Between
+// runs, untimed, it waits until the server is done with the edit (the pins
+// of chapter 01 checked, the Run buttons back), as a contributor who reads
+// the page before the next edit finds it.
+//
+//	go run ./internal/looptime stale [-runs N]
+//
+// serves such a copy too and N times makes the same edit, which changes
+// pinned replies of chapter 01, and times how long until the tool-errors
+// page shows the edit and then marks its stale transcripts (the served
+// guide's pins' check); it then puts the chapter back and times how long
+// until the marks are gone.
 //
 //	go test -json ./... | go run ./internal/looptime tests
 //
@@ -41,22 +52,25 @@ import (
 
 func main() {
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: go run ./internal/looptime generate [-runs N] [-fresh] | serve [-runs N] | tests < go-test-json")
+		fmt.Fprintln(os.Stderr, "usage: go run ./internal/looptime generate [-runs N] [-fresh] | serve [-runs N] | stale [-runs N] | tests < go-test-json")
 	}
 	flag.Parse()
 	var err error
 	switch flag.Arg(0) {
 	case "tests":
 		err = tests(os.Stdin, os.Stdout)
-	case "generate", "serve":
+	case "generate", "serve", "stale":
 		fs := flag.NewFlagSet(flag.Arg(0), flag.ExitOnError)
 		runs := fs.Int("runs", 5, "how many timed runs")
 		fresh := fs.Bool("fresh", false, "generate: each run in a new copy, without warming Go's build cache for it")
 		fs.Parse(flag.Args()[1:])
-		if flag.Arg(0) == "generate" {
+		switch flag.Arg(0) {
+		case "generate":
 			err = generate(*runs, *fresh)
-		} else {
+		case "serve":
 			err = serve(*runs)
+		default:
+			err = stale(*runs)
 		}
 	default:
 		flag.Usage()
