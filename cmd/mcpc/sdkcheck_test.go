@@ -15,9 +15,8 @@ import (
 
 // The page Check your server shows mcpc check's output on a Bookshop no one
 // wrote for this checker: mcp-go's chapter 01. TestCheckSDK pins it; go
-// generate ./... refreshes the pin with the chapters'.
-//
-//go:generate go test -run ^TestCheckSDK$ -update
+// generate ./... refreshes the pin with the chapters' (a step of
+// internal/refresh).
 
 // sdkCheck is the run the page shows: the SDK module under sdks/, its main,
 // mcpc's arguments before the server, the exit status, and the pin, from

@@ -29,7 +29,7 @@ func section(v *Verdict) string {
 	case v.Lesson == LessonInternals:
 		return "handler-failures.html#panic"
 	case v.Lesson == LessonStdout:
-		return "transports.html#same"
+		return "troubleshooting.html#not-jsonrpc"
 	case v.Row != "":
 		return "errors.html#" + v.Row
 	}

@@ -30,6 +30,9 @@ var steps = []step{
 	{pkg: "./internal/site", test: "TestDirectiveReference", files: []string{"CONTRIBUTING.md"}},
 	{pkg: "./cmd/mcpc", test: "TestScripts", files: []string{"cmd/mcpc/testdata"}, chapters: true},
 	{pkg: "./internal/callpath", test: "TestPin", files: []string{"internal/callpath/walks.json"}, chapters: true},
+	// The page Check your server shows mcpc check on mcp-go's chapter 01:
+	// the main it builds, of a module of its own, is an input as its files.
+	{pkg: "./cmd/mcpc", test: "TestCheckSDK", files: []string{"cmd/mcpc/testdata/check", "sdks/mcpgo/01-tool-errors", "sdks/mcpgo/go.mod", "sdks/mcpgo/go.sum"}},
 }
 
 // command is the step's go test command line.
