@@ -53,7 +53,7 @@ func TestHTTPHalfCloseStress(t *testing.T) {
 		before := strings.Count(log.String(), "closed its side before the reply")
 		lost := 0
 		for i := range closeStressTries {
-			conn := dialRequest(t, newHTTPRequest(t, context.Background(), http.MethodPost, ts.URL, era.body, era.hdr))
+			conn := mcptest.Dial(t, newHTTPRequest(t, context.Background(), http.MethodPost, ts.URL, era.body, era.hdr))
 			closeConn(t, conn, true)
 			status, body := readReply(t, conn)
 			conn.Close()

@@ -161,7 +161,7 @@ func (cs *closedServer) open(t *testing.T, modern bool, body string) (net.Conn, 
 		nextEnd(t, cs.ends)
 		hdr = map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-06-18"}
 	}
-	conn := dialRequest(t, newHTTPRequest(t, context.Background(), http.MethodPost, cs.url, body, hdr))
+	conn := mcptest.Dial(t, newHTTPRequest(t, context.Background(), http.MethodPost, cs.url, body, hdr))
 	select {
 	case ctx := <-cs.started:
 		return conn, ctx, sid
@@ -169,21 +169,6 @@ func (cs *closedServer) open(t *testing.T, modern bool, body string) (net.Conn, 
 		t.Fatal("the handler did not start")
 		return nil, nil, ""
 	}
-}
-
-// dialRequest writes req on a connection of its own, which it returns
-// unread, and closes when the test ends.
-func dialRequest(t *testing.T, req *http.Request) net.Conn {
-	t.Helper()
-	conn, err := net.Dial("tcp", req.URL.Host)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	if err := req.Write(conn); err != nil {
-		t.Fatal(err)
-	}
-	return conn
 }
 
 // closeConn closes the client's side of conn: its sending side only (a
@@ -357,7 +342,7 @@ func TestHTTPMaxOrphans(t *testing.T) {
 	var ctxs []context.Context
 	for _, id := range []string{"1", "2"} {
 		body := strings.Replace(holdCall(false, false), `"id":7`, `"id":`+id, 1)
-		conn := dialRequest(t, newHTTPRequest(t, context.Background(), http.MethodPost, cs.url, body, hdr))
+		conn := mcptest.Dial(t, newHTTPRequest(t, context.Background(), http.MethodPost, cs.url, body, hdr))
 		ctxs = append(ctxs, <-cs.started)
 		closeConn(t, conn, false)
 	}
@@ -392,7 +377,7 @@ func TestServeStreamableHTTPShutdownCancelsOrphans(t *testing.T) {
 	url := "http://" + ln.Addr().String() + DefaultHTTPPath
 	sid := httpInitSession(t, url)
 	hdr := map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-06-18"}
-	conn := dialRequest(t, newHTTPRequest(t, context.Background(), http.MethodPost, url, holdCall(false, false), hdr))
+	conn := mcptest.Dial(t, newHTTPRequest(t, context.Background(), http.MethodPost, url, holdCall(false, false), hdr))
 	hctx := <-started
 	closeConn(t, conn, false)
 	log.await(t, "its handler runs on", "id=7")

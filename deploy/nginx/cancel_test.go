@@ -128,15 +128,7 @@ func sendRaw(t *testing.T, url, line string, headers map[string]string) net.Conn
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := net.Dial("tcp", req.URL.Host)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	if err := req.Write(conn); err != nil {
-		t.Fatal(err)
-	}
-	return conn
+	return mcptest.Dial(t, req)
 }
 
 // abortArchive is chapter 04's script of era, which pins the case

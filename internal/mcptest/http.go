@@ -3,8 +3,10 @@ package mcptest
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"strings"
+	"testing"
 )
 
 // Headers returns the headers a modern request of method must carry over
@@ -77,4 +79,20 @@ func Post(ctx context.Context, hc *http.Client, url, body string, hdr map[string
 		return Response{}, err
 	}
 	return Do(hc, req)
+}
+
+// Dial writes req on a connection of its own and returns the connection
+// unread, for a test that closes it, whole or its sending side only, while
+// the server works; the connection closes when the test ends.
+func Dial(t testing.TB, req *http.Request) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", req.URL.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	if err := req.Write(conn); err != nil {
+		t.Fatal(err)
+	}
+	return conn
 }
