@@ -150,12 +150,24 @@ func copyGuide(t *testing.T) string {
 	if err := os.CopyFS(filepath.Join(root, "docs"), os.DirFS(".")); err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range []string{"chapters", "cmd", "deploy", "internal/callpath", "mcp", "sdks", "testdata/scripts"} {
+	// Every folder a page includes a file from, which
+	// TestCopiedGuideBuilds holds to the pages.
+	for _, dir := range []string{"chapters", "cmd", "deploy", "internal/callpath", "internal/check", "mcp", "sdks", "testdata/scripts"} {
 		if err := os.CopyFS(filepath.Join(root, dir), os.DirFS(filepath.Join(testRoot, dir))); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return root
+}
+
+// TestCopiedGuideBuilds checks that copyGuide copies every file the
+// pages include: the copy builds as the repository does. A page that
+// includes a file from a folder copyGuide leaves out fails here, naming it,
+// rather than in the browser tests that serve the copy.
+func TestCopiedGuideBuilds(t *testing.T) {
+	if _, err := site.Build(config(copyGuide(t), nil)); err != nil {
+		t.Fatalf("the copy of the guide does not build (add the folder to copyGuide's list): %v", err)
+	}
 }
 
 // TestLiveSiteRebuilds checks that the served guide follows its sources:
