@@ -209,8 +209,8 @@ func TestObserveSeesEachOutcome(t *testing.T) {
 			}
 		}
 	}
-	// A line that is not a request is answered and logged, not observed:
-	// the observer of the request it answered has ended before the reply.
+	// A line that is not a request is answered and logged, not observed
+	// (an observation ends before the reply is written, so none is late).
 	logs.reset()
 	if line := c.call(`{"jsonrpc":`); !strings.Contains(line, `"code":-32700`) {
 		t.Errorf("unparseable line: reply %s, want a parse error", line)
