@@ -260,25 +260,28 @@ func (pl *planner) messages(c *catalog) {
 	pl.raw(&Probe{Lesson: LessonMalformedLine, Target: "not JSON", Row: "parse-error"}, []byte(`{"jsonrpc": "2.0", "id": 1, "method": "tools/list" (not JSON)`))
 	pl.add(&Probe{Lesson: LessonUnknownMethod, Target: breakTag + "/no-such-method", Row: "method-not-found"}, breakTag+"/no-such-method", nil)
 
+	// The invalid requests and the batch ask for a list the server
+	// offers, so that a lenient reading of them meets a method it has.
+	list := pl.listMethod(c)
 	id := s.id()
 	bad := map[string]any{}
-	json.Unmarshal(s.msg(id, "tools/list", nil), &bad)
+	json.Unmarshal(s.msg(id, list, nil), &bad)
 	shown := func() string { // the message without _meta
 		m := maps.Clone(bad)
 		delete(m, "params")
 		return string(encode(m))
 	}
 	bad["jsonrpc"] = "1.0"
-	pl.raw(&Probe{Lesson: LessonInvalidRequest, Target: `"jsonrpc": "1.0"`, Row: "jsonrpc-version", ID: strconv.Itoa(id), Method: "tools/list", Short: shown()}, encode(bad))
+	pl.raw(&Probe{Lesson: LessonInvalidRequest, Target: `"jsonrpc": "1.0"`, Row: "jsonrpc-version", ID: strconv.Itoa(id), Method: list, Short: shown()}, encode(bad))
 	bad["jsonrpc"], bad["id"] = "2.0", map[string]any{"mcpc": "check"}
-	pl.raw(&Probe{Lesson: LessonInvalidRequest, Target: "an id that is an object", Row: "bad-id", Method: "tools/list", Short: shown()}, encode(bad))
+	pl.raw(&Probe{Lesson: LessonInvalidRequest, Target: "an id that is an object", Row: "bad-id", Method: list, Short: shown()}, encode(bad))
 
 	row := "batch-unsupported"
 	if pl.http {
 		row = "http-batch"
 	}
-	batch := fmt.Sprintf("[%s,%s]", s.msg(s.id(), "tools/list", nil), s.msg(s.id(), "tools/list", nil))
-	pl.raw(&Probe{Lesson: LessonBatch, Target: "two tools/list", Row: row, Method: "tools/list", Short: "[tools/list, tools/list]"}, []byte(batch))
+	batch := fmt.Sprintf("[%s,%s]", s.msg(s.id(), list, nil), s.msg(s.id(), list, nil))
+	pl.raw(&Probe{Lesson: LessonBatch, Target: "two " + list, Row: row, Method: list, Short: fmt.Sprintf("[%s, %s]", list, list)}, []byte(batch))
 
 	if s.modern {
 		pl.add(&Probe{Lesson: LessonUnsupportedVersion, Target: unsupportedVersion, Row: "unsupported-version", Version: unsupportedVersion}, pl.listMethod(c), nil)

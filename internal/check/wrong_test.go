@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,6 +18,9 @@ func TestMain(m *testing.M) {
 	switch {
 	case len(os.Args) > 1 && os.Args[1] == "wrong-server":
 		checktest.WrongServer()
+		os.Exit(0)
+	case len(os.Args) > 1 && os.Args[1] == "no-tools-server":
+		checktest.NoTools()
 		os.Exit(0)
 	case len(os.Args) > 2 && os.Args[1] == "forking-server":
 		forkingServer(os.Args[2])
@@ -43,13 +47,13 @@ func TestWrongServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]Kind{
-		"unknown-tool · mcpc-check-no-such-tool":                     Allowed, // a tool error
-		"validation · tool panicky: q missing":                       AsGuide, // a tool error, though a panic's
-		"internals · validation · tool panicky: q missing":           Leaks,   // ... that leaks a Go trace
+		"unknown-tool · mcpc-check-no-such-tool":                     Allowed,     // a tool error
+		"validation · tool panicky: q missing":                       AgainstMust, // a tool error, but a panic's: the handler ran
+		"internals · validation · tool panicky: q missing":           Leaks,       // ... that leaks a Go trace
 		"internals · validation · tool panicky: q of the wrong type": Leaks,
 		"internals · validation · tool lookup: id missing":           Leaks, // SQL and a driver error
 		"internals · validation · tool lookup: id of the wrong type": Leaks,
-		"validation · tool panicky: q of the wrong type":             AsGuide,       //
+		"validation · tool panicky: q of the wrong type":             AgainstMust,   //
 		"validation · tool lookup: id missing":                       AgainstShould, // -32603, not a tool error
 		"validation · tool lookup: id of the wrong type":             AgainstShould,
 		"validation · tool echo: text missing":                       AsGuide, // the echo of "server/main.go:12" is not a leak
@@ -91,6 +95,40 @@ func TestWrongServer(t *testing.T) {
 	}
 	if !r.Fails() {
 		t.Error("the report does not fail")
+	}
+	if t.Failed() {
+		r.WriteText(testWriter{t})
+	}
+}
+
+// TestNoTools: a server with no tools gets the verdicts the same answers
+// get from a server with tools. Its invalid requests ask for a list it
+// offers (resources/list), which it serves as any request, as the wrong
+// server serves tools/list; a tools/list would have met its -32601, which
+// echoes the object id and is judged against a MUST.
+func TestNoTools(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	r, err := Run(ctx, &Config{Command: []string{os.Args[0], "no-tools-server"}, Wait: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := false
+	for _, e := range r.Eras {
+		for _, v := range e.Verdicts {
+			if v.Kind.Fails() {
+				t.Errorf("%s: %v (%s)", verdictKey(v), v.Kind, v.Detail)
+			}
+			if verdictKey(v) == "invalid-request · an id that is an object" {
+				seen = true
+				if v.Kind != Allowed || !strings.HasPrefix(v.Request, `{"id":{"mcpc":"check"},"jsonrpc":"2.0","method":"resources/list"`) {
+					t.Errorf("the object id: %v (%s), sent as %s; want another answer the spec allows, to resources/list", v.Kind, v.Detail, v.Request)
+				}
+			}
+		}
+	}
+	if !seen {
+		t.Error("no verdict on the object id")
 	}
 	if t.Failed() {
 		r.WriteText(testWriter{t})
