@@ -108,7 +108,7 @@ type planner struct {
 	cfg    *Config
 	http   bool
 	probes []*Probe
-	skips  []Verdict // the lessons that cannot be put, with why
+	skips  []Verdict // the lessons that have nothing to send, with why
 }
 
 // add adds a probe of a request to method with params, as the session
@@ -136,7 +136,7 @@ func (pl *planner) raw(p *Probe, msg []byte) {
 	pl.probes = append(pl.probes, p)
 }
 
-// skip records a lesson that cannot be put, and why.
+// skip records a lesson that has nothing to send, and why.
 func (pl *planner) skip(lesson, target, why string) {
 	pl.skips = append(pl.skips, Verdict{Lesson: lesson, Target: target, Version: pl.s.version, Kind: NotChecked, Detail: why})
 }
