@@ -104,6 +104,8 @@ func judgeClass(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
 	switch {
 	case a.Overlong:
 		return NotChecked, "the reply is longer than the check reads; its start is shown", nil
+	case a.Exit != "" && a.HTTP:
+		return AgainstMust, "no HTTP response: " + a.Exit, qReply
 	case a.Exit != "":
 		return AgainstMust, "the server exited: " + a.Exit, qReply
 	case a.Hung && p.Lesson == LessonCancellation:
@@ -123,7 +125,7 @@ func judgeClass(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
 		return NotChecked, why, nil
 	}
 	if c.kind == "" && !silentOK {
-		if a.HTTP {
+		if a.HTTP && !a.Silent {
 			return AgainstMust, fmt.Sprintf("HTTP %d with no JSON-RPC response", a.Status), qReply
 		}
 		return AgainstMust, "no reply within " + a.Wait + ", though it answered a request sent after it", qReply
@@ -367,6 +369,8 @@ func replyForm(p *Probe, a *Answer, c class) string {
 	switch {
 	case p.Lesson == LessonCancellation && a.Exit == "" && !a.Hung:
 		s = "the next request answered"
+	case a.Exit != "" && a.HTTP:
+		s = "no HTTP response"
 	case a.Exit != "":
 		s = "the server exited"
 	case a.Hung:
