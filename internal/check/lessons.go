@@ -326,20 +326,31 @@ func (pl *planner) resources(c *catalog) {
 
 // cancellation adds a request cancelled as soon as it is sent: with
 // notifications/cancelled, or over 2026-07-28 HTTP by closing its stream.
-// It cancels a list the server offers.
+// It cancels a list the server offers, which is answered at once: what it
+// shows is that the server answers the next request. Whether a request in
+// flight is stopped is recorded as not checked, with why.
 func (pl *planner) cancellation(c *catalog) {
 	method := pl.listMethod(c)
 	p := &Probe{Lesson: LessonCancellation, Target: method}
-	if pl.http && pl.s.modern {
+	inFlight := "the request cancelled is a list, which a server answers at once, so the cancellation may come after the reply; " +
+		"a request slow enough to be stopped would be a call of a real tool, which the check does not make to cancel it"
+	switch {
+	case pl.http && pl.s.modern:
 		p.Close = true
 		pl.add(p, method, nil)
 		p.Short += ", its stream closed at once"
-		return
+	default:
+		id := pl.s.lastID + 1
+		p.Lines = [][]byte{pl.s.msg(nil, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpc check: a cancellation"})}
+		pl.add(p, method, nil)
+		p.Short += ", then notifications/cancelled"
+		if pl.http {
+			p.Short = method + ", answered, then notifications/cancelled"
+			inFlight = "over HTTP in a session, the check posts the cancellation only once the request's response has come, so it cancels a request already answered; " +
+				"a request slow enough to be cancelled in flight would be a call of a real tool, which the check does not make to cancel it"
+		}
 	}
-	id := pl.s.lastID + 1
-	p.Lines = [][]byte{pl.s.msg(nil, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpc check: a cancellation"})}
-	pl.add(p, method, nil)
-	p.Short += ", then notifications/cancelled"
+	pl.skip(LessonCancellation, "a request in flight", inFlight)
 }
 
 // listMethod returns a request every server of the session's kind answers

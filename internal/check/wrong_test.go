@@ -63,6 +63,7 @@ func TestWrongServer(t *testing.T) {
 		"invalid-request · an id that is an object":                  AgainstMust, // echoed the id
 		"batch · two tools/list":                                     NotChecked,  // a reply past the bound
 		"cancellation · tools/list":                                  AgainstMust, // silent after it
+		"cancellation · a request in flight":                         NotChecked,  // a list is answered at once
 	}
 	// What each transport and era adds, or judges otherwise.
 	differs := map[string]map[string]Kind{
