@@ -332,25 +332,22 @@ func (pl *planner) resources(c *catalog) {
 func (pl *planner) cancellation(c *catalog) {
 	method := pl.listMethod(c)
 	p := &Probe{Lesson: LessonCancellation, Target: method}
-	inFlight := "the request cancelled is a list, which a server answers at once, so the cancellation may come after the reply; " +
-		"a request slow enough to be stopped would be a call of a real tool, which the check does not make to cancel it"
-	switch {
-	case pl.http && pl.s.modern:
+	why := "the request cancelled is a list, which a server answers at once, so the cancellation may come after the reply"
+	if pl.http && pl.s.modern {
 		p.Close = true
 		pl.add(p, method, nil)
 		p.Short += ", its stream closed at once"
-	default:
+	} else {
 		id := pl.s.lastID + 1
 		p.Lines = [][]byte{pl.s.msg(nil, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpc check: a cancellation"})}
 		pl.add(p, method, nil)
 		p.Short += ", then notifications/cancelled"
 		if pl.http {
 			p.Short = method + ", answered, then notifications/cancelled"
-			inFlight = "over HTTP in a session, the check posts the cancellation only once the request's response has come, so it cancels a request already answered; " +
-				"a request slow enough to be cancelled in flight would be a call of a real tool, which the check does not make to cancel it"
+			why = "over HTTP in a session, the check posts the cancellation only once the request's response has come, so it cancels a request already answered"
 		}
 	}
-	pl.skip(LessonCancellation, "a request in flight", inFlight)
+	pl.skip(LessonCancellation, "a request in flight", why+"; a request slow enough to be stopped in flight would be a call of a real tool, which the check does not make to cancel it")
 }
 
 // listMethod returns a request every server of the session's kind answers
