@@ -3,7 +3,6 @@ package check
 import (
 	"encoding/json"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -18,19 +17,30 @@ type leak struct {
 }
 
 // leakPatterns are the kinds of internals the scan finds, in the order it
-// reports them.
-var leakPatterns = []struct {
-	what  string
-	re    *regexp.Regexp
-	trace bool // a stack trace: the code that handled the request failed
-}{
-	{"a Go panic trace", regexp.MustCompile(`(?m)(^|\b)panic: .+|goroutine \d+ \[[a-z ]+\]:|runtime/debug\.Stack|runtime\.gopanic`), true},
-	{"a Python traceback", regexp.MustCompile(`Traceback \(most recent call last\)|File "[^"]+", line \d+`), true},
-	{"a JavaScript stack", regexp.MustCompile(`(?m)^\s*at (?:async )?[\w$.<>\[\] ]*\(?(?:file://)?[\w/\\:.@-]+\.[cm]?[jt]sx?:\d+:\d+\)?`), true},
-	{"a Java stack", regexp.MustCompile(`\bat [\w$]+(?:\.[\w$<>]+)+\((?:[\w$]+\.(?:java|kt|scala)(?::\d+)?|Native Method|Unknown Source)\)|Exception in thread "|\b(?:java|javax|jakarta)\.[\w.]+(?:Exception|Error)\b`), true},
-	{"an SQL statement", regexp.MustCompile(`\b(?:SELECT\s+[\w*,. ()"]+\s+FROM|INSERT\s+INTO|UPDATE\s+[\w."]+\s+SET|DELETE\s+FROM)\s+[\w."]+`), false}, // as drivers print them: in capitals
-	{"a database driver's error", regexp.MustCompile(`(?i)\bSQLSTATE\b|\bpq: |\bORA-\d{5}\b|\bError \d{4} \(\w{5}\)|\bsqlite3?\b.*error|syntax error at or near|no such table:|no such column:|duplicate key value violates|violates (?:foreign key|unique|not-null) constraint|psycopg2?\.|sqlalchemy\.exc|\bSequelize\w*Error\b|\bPrismaClient\w*Error\b`), false},
-	{"a source path with a line number", regexp.MustCompile(`(?:[A-Za-z]:\\|/)?(?:[\w.@-]+[/\\])+[\w.-]+\.(?:go|py|js|mjs|cjs|ts|java|kt|rb|rs|cs|php|c|cc|cpp|h|swift|scala|ex|exs):\d+`), false},
+// reports them. Each is written as its alternatives, so that the scan can
+// look for the literals each one holds before it runs a regexp
+// (leakscan.go); the regexp of a kind is its flags and its alternatives
+// joined by "|".
+var leakPatterns = []*leakPattern{
+	newLeakPattern("a Go panic trace", true, `(?m)`,
+		`(^|\b)panic: .+`, `goroutine \d+ \[[a-z ]+\]:`, `runtime/debug\.Stack`, `runtime\.gopanic`),
+	newLeakPattern("a Python traceback", true, ``,
+		`Traceback \(most recent call last\)`, `File "[^"]+", line \d+`),
+	newLeakPattern("a JavaScript stack", true, `(?m)`,
+		`^\s*at (?:async )?[\w$.<>\[\] ]*\(?(?:file://)?[\w/\\:.@-]+\.[cm]?[jt]sx?:\d+:\d+\)?`),
+	newLeakPattern("a Java stack", true, ``,
+		`\bat [\w$]+(?:\.[\w$<>]+)+\((?:[\w$]+\.(?:java|kt|scala)(?::\d+)?|Native Method|Unknown Source)\)`,
+		`Exception in thread "`,
+		`\b(?:java|javax|jakarta)\.[\w.]+(?:Exception|Error)\b`),
+	newLeakPattern("an SQL statement", false, ``, // as drivers print them: in capitals
+		`\b(?:SELECT\s+[\w*,. ()"]+\s+FROM|INSERT\s+INTO|UPDATE\s+[\w."]+\s+SET|DELETE\s+FROM)\s+[\w."]+`),
+	newLeakPattern("a database driver's error", false, `(?i)`,
+		`\bSQLSTATE\b`, `\bpq: `, `\bORA-\d{5}\b`, `\bError \d{4} \(\w{5}\)`, `\bsqlite3?\b.*error`,
+		`syntax error at or near`, `no such table:`, `no such column:`, `duplicate key value violates`,
+		`violates (?:foreign key|unique|not-null) constraint`, `psycopg2?\.`, `sqlalchemy\.exc`,
+		`\bSequelize\w*Error\b`, `\bPrismaClient\w*Error\b`),
+	newLeakPattern("a source path with a line number", false, ``,
+		`(?:[A-Za-z]:\\|/)?(?:[\w.@-]+[/\\])+[\w.-]+\.(?:go|py|js|mjs|cjs|ts|java|kt|rb|rs|cs|php|c|cc|cpp|h|swift|scala|ex|exs):\d+`),
 }
 
 // scanLeaks returns the first internals each text shows, by kind, once
@@ -40,14 +50,17 @@ func scanLeaks(texts, sent []string) []leak {
 	var leaks []leak
 	seen := map[string]bool{}
 	for _, text := range texts {
-		text = removeEchoes(text, sent)
+		h := &haystack{text: removeEchoes(text, sent)}
 		for _, p := range leakPatterns {
-			loc := p.re.FindStringIndex(text)
-			if loc == nil || seen[p.what] {
+			if seen[p.what] {
+				continue
+			}
+			loc := p.find(h)
+			if loc == nil {
 				continue
 			}
 			seen[p.what] = true
-			leaks = append(leaks, leak{p.what, excerpt(text, loc[0], loc[1]), p.trace})
+			leaks = append(leaks, leak{p.what, excerpt(h.text, loc[0], loc[1]), p.trace})
 		}
 	}
 	return leaks
