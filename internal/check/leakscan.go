@@ -104,7 +104,7 @@ func newLeakPattern(what string, trace bool, flags string, alts ...string) *leak
 // tried again for the same needle, and none at or past the best start yet.
 func (p *leakPattern) find(h *haystack) []int {
 	text := h.text
-	if p.fold && strings.ContainsAny(text, foldOutsiders) {
+	if p.fold && slices.ContainsFunc(foldOutsiders, func(r rune) bool { return strings.ContainsRune(text, r) }) {
 		return p.re.FindStringIndex(text)
 	}
 	best := -1
@@ -195,28 +195,30 @@ func runEnd(text string, i int, set *byteSet) int {
 // foldOutsiders are the runes beyond ASCII that (?i) matches to an ASCII
 // letter (ſ to s, K to k): the lowered text does not show them as the
 // letter, so a text that holds one is scanned by the regexps.
-var foldOutsiders = func() string {
-	var b strings.Builder
+var foldOutsiders = func() (runes []rune) {
 	for r := 'a'; r <= 'z'; r++ {
 		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
 			if f >= utf8.RuneSelf {
-				b.WriteRune(f)
+				runes = append(runes, f)
 			}
 		}
 	}
-	return b.String()
+	return runes
 }()
 
 // asciiLower returns s with its ASCII letters in lower case, every byte
 // where it was.
 func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c-'A' < 26 {
+			c += 'a' - 'A'
 		}
+		b.WriteByte(c)
 	}
-	return string(b)
+	return b.String()
 }
 
 // byteSet is a set of bytes: those a part of a regexp may match.
@@ -336,13 +338,15 @@ func needlesOf(re *syntax.Regexp) (needles []needle, ok bool) {
 			needles = append(needles, ns...)
 		}
 		return needles, true
-	case syntax.OpLiteral:
-		return needlesOf(&syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{re}})
-	case syntax.OpConcat:
+	case syntax.OpLiteral, syntax.OpConcat:
+		parts := re.Sub
+		if re.Op == syntax.OpLiteral {
+			parts = []*syntax.Regexp{re}
+		}
 		var before byteSet
 		width := 0
-		for i, sub := range re.Sub {
-			if lits, fold := literals(re.Sub[i:]); lits != nil {
+		for i, sub := range parts {
+			if lits, fold := literals(parts[i:]); lits != nil {
 				for _, lit := range lits {
 					needles = append(needles, needle{lit: lit, fold: fold, before: before, width: width})
 				}
