@@ -97,24 +97,24 @@ func ResourceNotFound(format string, args ...any) error {
 	return &ResourceNotFoundError{Message: fmt.Sprintf(format, args...)}
 }
 
-// ResourceError is what a resource handler returns for a failure it
+// ResourceFailureError is what a resource handler returns for a failure it
 // expected that is not "not found": the catalog is being reindexed, say.
 // The client receives code [CodeInternalError] with Message and data
 // {"uri": <requested uri>}, and the server logs one line at INFO. Any
 // other error from a resource handler is a crash: the client gets only
 // "Internal error" and the URI, and the log gets the error at ERROR.
-type ResourceError struct {
+type ResourceFailureError struct {
 	// Message is sent to the client as the error message.
 	Message string
 }
 
 // Error returns the message.
-func (e *ResourceError) Error() string { return e.Message }
+func (e *ResourceFailureError) Error() string { return e.Message }
 
-// ResourceFailure returns a [ResourceError] whose message is formatted as
+// ResourceFailure returns a [ResourceFailureError] whose message is formatted as
 // by fmt.Sprintf.
 func ResourceFailure(format string, args ...any) error {
-	return &ResourceError{Message: fmt.Sprintf(format, args...)}
+	return &ResourceFailureError{Message: fmt.Sprintf(format, args...)}
 }
 
 // InternalError is an error a tool handler marked with [Internal]: its
