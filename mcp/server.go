@@ -125,8 +125,8 @@ func (s *Server) flushLog() {
 // by [idKey], so that notifications/cancelled can reach them.
 type connState struct {
 	mu        sync.Mutex
-	version   string    // negotiated legacy version; "" before initialize
-	transport Transport // what Options.Observe is told
+	version   string        // negotiated legacy version; "" before initialize
+	transport TransportKind // what Options.Observe is told
 	calls     map[string]*call
 	// closeCancels is set for a 2026-07-28 request over HTTP, whose
 	// context ends when the client closes the request: that cancels the
