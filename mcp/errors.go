@@ -28,11 +28,6 @@ const (
 	// CodeUnsupportedProtocolVersion (2026-07-28): the request's protocol
 	// version is not one the server speaks.
 	CodeUnsupportedProtocolVersion = -32022
-
-	// CodeLegacyResourceNotFound is the resource-not-found code of protocol
-	// versions up to 2025-11-25. This server never sends it; clients should
-	// still accept it, as package mcp/client's IsResourceNotFound does.
-	CodeLegacyResourceNotFound = -32002
 )
 
 // Error is a protocol error: a JSON-RPC error object. A handler that returns
