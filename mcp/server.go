@@ -181,7 +181,7 @@ func (s *Server) classify(cs *connState, m *message) (request, *Error) {
 	if meta := r.params.Meta; meta != nil && meta.ProtocolVersion != nil && r.method != "initialize" {
 		v := *meta.ProtocolVersion
 		if v != ModernVersion {
-			return r, errUnsupportedVersion.error(SupportedVersions, v)
+			return r, errUnsupportedVersion.error(supportedVersions, v)
 		}
 		if meta.ClientCapabilities == nil {
 			return r, errNoCapabilities.error()
@@ -190,7 +190,7 @@ func (s *Server) classify(cs *connState, m *message) (request, *Error) {
 		return r, nil
 	}
 	if cs.legacyVersion() == "" && r.method != "initialize" && r.method != "ping" {
-		return r, errNoVersion.error(strings.Join(SupportedVersions, ", "))
+		return r, errNoVersion.error(strings.Join(supportedVersions, ", "))
 	}
 	return r, nil
 }
@@ -391,7 +391,7 @@ type discoverResult struct {
 // discover serves server/discover.
 func (s *Server) discover(r *request) any {
 	return &discoverResult{
-		SupportedVersions: SupportedVersions,
+		SupportedVersions: supportedVersions,
 		Capabilities:      s.capabilities(),
 		Instructions:      s.opts.Instructions,
 		resultMeta:        s.meta(r),

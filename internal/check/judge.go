@@ -257,7 +257,7 @@ func judgeVersion(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
 		switch {
 		case r.ProtocolVersion == unsupportedVersion:
 			return AgainstMust, "it answered with the version it was asked for", qNegotiate
-		case slices.Contains(mcp.LegacyVersions, r.ProtocolVersion):
+		case slices.Contains(mcp.LegacyVersions(), r.ProtocolVersion):
 			return AsGuide, "it offered " + r.ProtocolVersion, nil
 		}
 		return Allowed, fmt.Sprintf("it offered %q, a version this check does not know", r.ProtocolVersion), nil

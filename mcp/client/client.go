@@ -211,7 +211,7 @@ func (c *Conn) initialize(ctx context.Context, o *Options) error {
 	if err := decodeResult("initialize", res, &r); err != nil {
 		return err
 	}
-	if !slices.Contains(mcp.LegacyVersions, r.ProtocolVersion) {
+	if !slices.Contains(mcp.LegacyVersions(), r.ProtocolVersion) {
 		return fmt.Errorf("mcp: the server answered initialize with protocol version %q, which this client does not speak", r.ProtocolVersion)
 	}
 	c.version = r.ProtocolVersion
