@@ -54,26 +54,6 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s (code %d)", e.Message, e.Code)
 }
 
-// StandardMessage returns the message JSON-RPC 2.0 gives a standard code
-// ("Parse error", "Invalid Request", "Method not found", "Invalid params",
-// "Internal error"), or "" for any other code. The server uses these messages
-// for the errors it raises itself, with the detail in data.
-func StandardMessage(code int) string {
-	switch code {
-	case CodeParseError:
-		return "Parse error"
-	case CodeInvalidRequest:
-		return "Invalid Request"
-	case CodeMethodNotFound:
-		return "Method not found"
-	case CodeInvalidParams:
-		return "Invalid params"
-	case CodeInternalError:
-		return "Internal error"
-	}
-	return ""
-}
-
 // ResourceNotFoundError is what a resource handler returns when the resource
 // it was asked for does not exist. The client receives code
 // [CodeInvalidParams] with Message and data {"uri": <requested uri>}, in every
