@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"time"
 )
@@ -148,8 +147,3 @@ func (r *request) observedResult(result any) {
 	}
 	r.finishObserving(out)
 }
-
-// errorTableData is the error table as data (see TestErrorTableData).
-//
-//go:embed errortable.json
-var errorTableData []byte
