@@ -72,8 +72,8 @@ func ResourceNotFound(format string, args ...any) error {
 	return &ResourceNotFoundError{Message: fmt.Sprintf(format, args...)}
 }
 
-// ResourceFailureError is what a resource handler returns for a failure it
-// expected that is not "not found": the catalog is being reindexed, say.
+// ResourceFailureError is what a resource handler returns for a failure
+// it expected that is not "not found": the catalog is being reindexed, say.
 // The client receives code [CodeInternalError] with Message and data
 // {"uri": <requested uri>}, and the server logs one line at INFO. Any
 // other error from a resource handler is a crash: the client gets only
@@ -86,8 +86,8 @@ type ResourceFailureError struct {
 // Error returns the message.
 func (e *ResourceFailureError) Error() string { return e.Message }
 
-// ResourceFailure returns a [ResourceFailureError] whose message is formatted as
-// by fmt.Sprintf.
+// ResourceFailure returns a [ResourceFailureError] whose message is
+// formatted as by fmt.Sprintf.
 func ResourceFailure(format string, args ...any) error {
 	return &ResourceFailureError{Message: fmt.Sprintf(format, args...)}
 }

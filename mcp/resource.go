@@ -51,10 +51,10 @@ type ResourceRequest struct {
 // ResourceHandler reads a resource and returns its text. A read fails in
 // one of three ways, by the error it returns: a [ResourceNotFoundError]
 // (see [ResourceNotFound]) says the resource does not exist, and a
-// [ResourceFailureError] (see [ResourceFailure]) is another failure the handler
-// expected, each sent with its message; an *[Error] is sent verbatim; any
-// other error, or a panic, is logged at ERROR and the client gets an
-// internal error that does not reveal it.
+// [ResourceFailureError] (see [ResourceFailure]) is another failure the
+// handler expected, each sent with its message; an *[Error] is sent
+// verbatim; any other error, or a panic, is logged at ERROR and the client
+// gets an internal error that does not reveal it.
 type ResourceHandler func(ctx context.Context, req *ResourceRequest) (string, error)
 
 // registeredResource is a fixed resource with its handler.
