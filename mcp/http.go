@@ -228,8 +228,8 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) *httpError {
 	if derr != nil {
 		return &httpError{err: derr.err, id: derr.id}
 	}
-	if v := r.Header.Get(headerProtocolVersion); v != "" && !slices.Contains(SupportedVersions, v) {
-		return &httpError{errUnsupportedVersion.error(SupportedVersions, v), m.ID, methodOf(m), m.Params, false}
+	if v := r.Header.Get(headerProtocolVersion); v != "" && !slices.Contains(supportedVersions, v) {
+		return &httpError{errUnsupportedVersion.error(supportedVersions, v), m.ID, methodOf(m), m.Params, false}
 	}
 	if isModern(r, m) {
 		return h.serveModern(w, r, m)

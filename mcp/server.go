@@ -123,8 +123,8 @@ func (s *Server) flushLog() {
 // by [idKey], so that notifications/cancelled can reach them.
 type connState struct {
 	mu        sync.Mutex
-	version   string    // negotiated legacy version; "" before initialize
-	transport Transport // what Options.Observe is told
+	version   string        // negotiated legacy version; "" before initialize
+	transport TransportKind // what Options.Observe is told
 	calls     map[string]*call
 	// closeCancels is set for a 2026-07-28 request over HTTP, whose
 	// context ends when the client closes the request: that cancels the
@@ -179,7 +179,7 @@ func (s *Server) classify(cs *connState, m *message) (request, *Error) {
 	if meta := r.params.Meta; meta != nil && meta.ProtocolVersion != nil && r.method != "initialize" {
 		v := *meta.ProtocolVersion
 		if v != ModernVersion {
-			return r, errUnsupportedVersion.error(SupportedVersions, v)
+			return r, errUnsupportedVersion.error(supportedVersions, v)
 		}
 		if meta.ClientCapabilities == nil {
 			return r, errNoCapabilities.error()
@@ -188,7 +188,7 @@ func (s *Server) classify(cs *connState, m *message) (request, *Error) {
 		return r, nil
 	}
 	if cs.legacyVersion() == "" && r.method != "initialize" && r.method != "ping" {
-		return r, errNoVersion.error(strings.Join(SupportedVersions, ", "))
+		return r, errNoVersion.error(strings.Join(supportedVersions, ", "))
 	}
 	return r, nil
 }
@@ -388,7 +388,7 @@ type discoverResult struct {
 // discover serves server/discover.
 func (s *Server) discover(r *request) any {
 	return &discoverResult{
-		SupportedVersions: SupportedVersions,
+		SupportedVersions: supportedVersions,
 		Capabilities:      s.capabilities(),
 		Instructions:      s.opts.Instructions,
 		resultMeta:        s.meta(r),
