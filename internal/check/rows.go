@@ -24,8 +24,11 @@ type row struct {
 // rows returns the error table's rows by name.
 var rows = sync.OnceValue(func() map[string]*row {
 	var table struct{ Rows []*row }
-	if err := json.Unmarshal(errortable.JSON, &table); err != nil || len(table.Rows) == 0 {
+	if err := json.Unmarshal(errortable.JSON, &table); err != nil {
 		panic("check: the error table does not decode: " + err.Error())
+	}
+	if len(table.Rows) == 0 {
+		panic("check: the error table has no rows; is package mcp imported?")
 	}
 	m := make(map[string]*row, len(table.Rows))
 	for _, r := range table.Rows {
