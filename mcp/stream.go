@@ -188,9 +188,9 @@ func (c *conn) serveLine(ctx context.Context, line []byte) bool {
 		return true
 	}
 	switch {
-	case m.IsResponse():
+	case isResponse(m):
 		// the server sends no requests, so no response is awaited
-	case m.IsNotification():
+	case isNotification(m):
 		c.cs.notify(m)
 	case isHandlerMethod(*m.Method):
 		return c.run(ctx, m)
@@ -200,6 +200,12 @@ func (c *conn) serveLine(ctx context.Context, line []byte) bool {
 	}
 	return true
 }
+
+// isResponse reports whether m is a response rather than a request.
+func isResponse(m *message) bool { return m.Method == nil }
+
+// isNotification reports whether the request m expects no response.
+func isNotification(m *message) bool { return m.ID == nil }
 
 // isHandlerMethod reports whether a method runs user code, and so runs
 // concurrently and can be cancelled; the others are answered in order.

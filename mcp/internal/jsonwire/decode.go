@@ -76,12 +76,6 @@ func (p *Passed) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// IsNotification reports whether a request expects no response.
-func (m *Message) IsNotification() bool { return m.ID == nil }
-
-// IsResponse reports whether m is a response rather than a request.
-func (m *Message) IsResponse() bool { return m.Method == nil }
-
 // DecodeMessage decodes a line into a Message as [Unmarshal] does, error
 // texts included. A plain line (valid UTF-8; each field of Message,
 // Params and RequestMeta given once, and not null, but for the Passed
