@@ -152,7 +152,7 @@ func copyGuide(t *testing.T) string {
 	}
 	// Every folder a page includes a file from, which
 	// TestCopiedGuideBuilds holds to the pages.
-	for _, dir := range []string{"chapters", "cmd", "deploy", "internal/callpath", "internal/check", "mcp", "sdks", "testdata/scripts"} {
+	for _, dir := range []string{"chapters", "cmd", "deploy", "internal/callpath", "internal/check", "internal/jsonwire", "mcp", "sdks", "testdata/scripts"} {
 		if err := os.CopyFS(filepath.Join(root, dir), os.DirFS(filepath.Join(testRoot, dir))); err != nil {
 			t.Fatal(err)
 		}

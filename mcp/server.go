@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
+	"github.com/mcpbookshop/guide/internal/jsonwire"
 )
 
 // Server is an MCP server: a name, tools and resources. Register everything

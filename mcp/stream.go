@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
+	"github.com/mcpbookshop/guide/internal/jsonwire"
 )
 
 // Serve serves one connection: it reads newline-delimited JSON-RPC messages
@@ -163,7 +163,7 @@ func (c *conn) tooLong(id json.RawMessage) {
 // id, after members that are valid JSON. It returns nil otherwise, for a
 // reply to null.
 func leadingID(prefix []byte) json.RawMessage {
-	if id := json.RawMessage(jsonwire.LeadingMember(prefix, "id")); validID(id) {
+	if id := json.RawMessage(jsonwire.LeadingMember(prefix, "id")); jsonwire.ValidID(id) {
 		return bytes.Clone(id)
 	}
 	return nil
@@ -277,7 +277,7 @@ func (cs *connState) untrack(cl *call) (cancelled bool) {
 // and the spec asks that unknown ones be ignored. So are invalid
 // cancellations, and those of unknown or finished requests.
 func (cs *connState) notify(m *message) {
-	if *m.Method != "notifications/cancelled" || m.Params == nil || !validID(m.Params.RequestID) {
+	if *m.Method != "notifications/cancelled" || m.Params == nil || !jsonwire.ValidID(m.Params.RequestID) {
 		return
 	}
 	cs.mu.Lock()
