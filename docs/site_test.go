@@ -150,16 +150,10 @@ func copyGuide(t *testing.T) string {
 	if err := os.CopyFS(filepath.Join(root, "docs"), os.DirFS(".")); err != nil {
 		t.Fatal(err)
 	}
-<<<<<<< HEAD
 	// Every folder a page includes a file from, and the core's packages
 	// whose lines :::callpath counts, which TestCopiedGuideBuilds holds
 	// to the pages.
-	for _, dir := range []string{"chapters", "cmd", "deploy", "internal/callpath", "internal/check", "internal/errortable", "internal/listenaddr", "mcp", "sdks", "testdata/scripts"} {
-=======
-	// Every folder a page includes a file from, which
-	// TestCopiedGuideBuilds holds to the pages.
-	for _, dir := range []string{"chapters", "cmd", "deploy", "internal/callpath", "internal/check", "internal/jsonwire", "mcp", "sdks", "testdata/scripts"} {
->>>>>>> core-walk
+	for _, dir := range []string{"chapters", "cmd", "deploy", "internal/callpath", "internal/check", "internal/errortable", "internal/jsonwire", "internal/listenaddr", "mcp", "sdks", "testdata/scripts"} {
 		if err := os.CopyFS(filepath.Join(root, dir), os.DirFS(filepath.Join(testRoot, dir))); err != nil {
 			t.Fatal(err)
 		}
