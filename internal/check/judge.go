@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpbookshop/guide/mcp"
+	"github.com/mcpbookshop/guide/mcp/client"
 )
 
 // class is the class of a reply: what a verdict compares.
@@ -283,7 +284,7 @@ func judgeVersion(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
 		switch {
 		case r.ProtocolVersion == unsupportedVersion:
 			return AgainstMust, "it answered with the version it was asked for", qNegotiate
-		case slices.Contains(mcp.LegacyVersions, r.ProtocolVersion):
+		case slices.Contains(mcp.LegacyVersions(), r.ProtocolVersion):
 			return AsGuide, "it offered " + r.ProtocolVersion, nil
 		}
 		return Allowed, fmt.Sprintf("it offered %q, a version this check does not know", r.ProtocolVersion), nil
@@ -310,9 +311,9 @@ func judgeNotFound(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
 			}
 		}
 		return asRow(p, a, c)
-	case c.kind == "error" && c.code == mcp.CodeLegacyResourceNotFound && !modern:
+	case c.kind == "error" && c.code == client.CodeLegacyResourceNotFound && !modern:
 		return Allowed, "-32002, the code of the specs up to 2025-11-25 (the guide sends -32602 in every era, as SEP-2164 has it)", nil
-	case c.kind == "error" && c.code == mcp.CodeLegacyResourceNotFound:
+	case c.kind == "error" && c.code == client.CodeLegacyResourceNotFound:
 		return AgainstMust, "-32002 at 2026-07-28", qRetired
 	case c.kind == "error" && modern:
 		return AgainstMust, fmt.Sprintf("code %d", c.code), qNotFound
