@@ -17,10 +17,10 @@ import (
 // a few literals (its needles, found by reading the regexp's syntax), so
 // the scan looks for those with strings.Index, case-folded once for a
 // (?i) pattern, and tries the alternative, anchored, only at the starts a
-// needle allows. Where that would cost more than the regexp itself (many
-// needles in a long run of bytes the alternative may match), or where a
-// rune beyond ASCII may fold to a needle's letter, the pattern's regexp
-// runs over the whole text, as before.
+// needle allows. Where those anchored matches would read more than twice
+// the text (many needles in a long run of bytes the alternative may match),
+// or where a rune beyond ASCII may fold to a needle's letter, the pattern's
+// regexp runs over the whole text, as before.
 
 // A leakPattern is one kind of internals: a regexp written as its
 // alternatives.
@@ -56,6 +56,7 @@ type haystack struct {
 	lowered     bool
 }
 
+// folded returns the text in ASCII lower case.
 func (h *haystack) folded() string {
 	if !h.lowered {
 		h.lower, h.lowered = asciiLower(h.text), true
