@@ -156,6 +156,7 @@ func (t *stdioTransport) exchange(ctx context.Context, s *session, p *Probe) *An
 	followUps := 1
 	timer := time.NewTimer(t.bound())
 	defer timer.Stop()
+	seen := proc.arriving()
 	for {
 		if a.Next && (a.Reply != nil || !owed && (!p.Settle || followUps == settleFollowUps+1)) {
 			a.Silent = a.Reply == nil
@@ -194,6 +195,11 @@ func (t *stdioTransport) exchange(ctx context.Context, s *session, p *Probe) *An
 				a.Reply, a.Overlong = r.line, r.overlong
 			}
 		case <-timer.C:
+			if n := proc.arriving(); n >= 0 && n != seen { // a line is still coming: the bound is on silence
+				seen = n
+				timer.Reset(t.bound())
+				continue
+			}
 			if owed && a.Next { // it answers others, not this one: the request is cancelled
 				a.Silent = true
 				proc.write(ctx, s.msg(nil, "notifications/cancelled", map[string]any{"requestId": json.RawMessage(p.ID), "reason": "mcpc check: no reply within " + a.Wait}))

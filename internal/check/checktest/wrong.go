@@ -29,9 +29,10 @@ func WrongServer() {
 	silent := false
 	for sc.Scan() {
 		line := sc.Bytes()
-		if strings.HasPrefix(strings.TrimSpace(string(line)), "[") { // a batch: a reply past the check's bound
-			reply(nil, "error", map[string]any{"code": -32600, "message": strings.Repeat("x", 2<<20)})
-			continue
+		if strings.HasPrefix(strings.TrimSpace(string(line)), "[") { // a batch: a reply past the check's bound, never ended
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"%s`, strings.Repeat("x", 3<<19))
+			out.Flush()
+			time.Sleep(time.Hour)
 		}
 		var m struct {
 			JSONRPC string          `json:"jsonrpc"`
