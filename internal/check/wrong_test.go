@@ -19,6 +19,9 @@ func TestMain(m *testing.M) {
 	case len(os.Args) > 1 && os.Args[1] == "wrong-server":
 		checktest.WrongServer()
 		os.Exit(0)
+	case len(os.Args) > 1 && os.Args[1] == "silent-legacy-server":
+		checktest.SilentLegacyServer()
+		os.Exit(0)
 	case len(os.Args) > 2 && os.Args[1] == "forking-server":
 		forkingServer(os.Args[2])
 		os.Exit(0)
@@ -95,6 +98,33 @@ func TestWrongServer(t *testing.T) {
 	}
 	if !r.Fails() {
 		t.Error("the report does not fail")
+	}
+	if t.Failed() {
+		r.WriteText(testWriter{t})
+	}
+}
+
+// TestUnansweredDiscover: a session-era server that never answers
+// server/discover is found by the pings sent after it, not by waiting out
+// the 30 s bound on a first reply. The run's bound, 10 s, ends a check that
+// waits it out with an error.
+func TestUnansweredDiscover(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	r, err := Run(ctx, &Config{Command: []string{os.Args[0], "silent-legacy-server"}, Wait: time.Second})
+	if err != nil {
+		t.Fatalf("Run: %v; an unanswered server/discover must be settled by the requests sent after it", err)
+	}
+	if len(r.Eras) != 1 || r.Eras[0].Version != "2025-11-25" {
+		t.Fatalf("got %d eras, want the session era 2025-11-25 alone", len(r.Eras))
+	}
+	for _, v := range r.Eras[0].Verdicts {
+		if v.Lesson == LessonUnknownMethod && v.Kind != AgainstMust {
+			t.Errorf("unknown-method: got %v, want against a MUST (it answers nothing)", v.Kind)
+		}
+	}
+	if !r.Fails() {
+		t.Error("the report does not fail: its silence to an unknown method is against a MUST")
 	}
 	if t.Failed() {
 		r.WriteText(testWriter{t})

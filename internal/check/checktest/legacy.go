@@ -1,0 +1,89 @@
+package checktest
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"strings"
+)
+
+// SilentLegacyServer is a session-era server over stdio (2025-11-25) that
+// never answers a method it does not know: server/discover and the check's
+// unknown method get no reply at all. It answers ping before initialize,
+// as the spec allows, which is how the check finds quickly that it does not
+// speak 2026-07-28; the rest it answers as the guide does.
+func SilentLegacyServer() {
+	out := bufio.NewWriter(os.Stdout)
+	reply := func(id json.RawMessage, member string, v any) {
+		if id == nil {
+			id = json.RawMessage("null")
+		}
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, member: v})
+		out.Write(append(b, '\n'))
+		out.Flush()
+	}
+	fail := func(id json.RawMessage, code int, message string, data any) {
+		e := map[string]any{"code": code, "message": message}
+		if data != nil {
+			e["data"] = data
+		}
+		reply(id, "error", e)
+	}
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(nil, 8<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if strings.HasPrefix(strings.TrimSpace(string(line)), "[") {
+			fail(nil, -32600, "Invalid Request: batches are not supported", nil)
+			continue
+		}
+		var m struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Method  string          `json:"method"`
+			Params  struct {
+				Name      string         `json:"name"`
+				URI       string         `json:"uri"`
+				Arguments map[string]any `json:"arguments"`
+			} `json:"params"`
+		}
+		switch {
+		case json.Unmarshal(line, &m) != nil:
+			fail(nil, -32700, "Parse error", nil)
+			continue
+		case m.JSONRPC != "2.0" || len(m.ID) > 0 && (m.ID[0] == '{' || m.ID[0] == '['):
+			fail(nil, -32600, "Invalid Request", nil)
+			continue
+		case m.ID == nil: // a notification
+			continue
+		}
+		switch m.Method {
+		case "initialize":
+			reply(m.ID, "result", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{"tools": map[string]any{}, "resources": map[string]any{}},
+				"serverInfo": map[string]any{"name": "silent-legacy", "version": "1"}})
+		case "ping":
+			reply(m.ID, "result", map[string]any{})
+		case "tools/list":
+			reply(m.ID, "result", map[string]any{"tools": []any{map[string]any{"name": "greet",
+				"inputSchema": json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)}}})
+		case "tools/call":
+			if m.Params.Name != "greet" {
+				fail(m.ID, -32602, "Unknown tool: "+m.Params.Name, nil)
+				break
+			}
+			text, isError := "", true
+			if name, ok := m.Params.Arguments["name"].(string); ok {
+				text, isError = "Hello, "+name, false
+			} else {
+				text = "name is required, and must be a string"
+			}
+			reply(m.ID, "result", map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}, "isError": isError})
+		case "resources/list":
+			reply(m.ID, "result", map[string]any{"resources": []any{}})
+		case "resources/templates/list":
+			reply(m.ID, "result", map[string]any{"resourceTemplates": []any{}})
+		case "resources/read":
+			fail(m.ID, -32002, "Resource not found", map[string]any{"uri": m.Params.URI})
+		}
+	}
+}
