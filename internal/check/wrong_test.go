@@ -2,7 +2,9 @@ package check
 
 import (
 	"context"
+	"errors"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"strings"
@@ -125,6 +127,68 @@ func TestUnansweredDiscover(t *testing.T) {
 	}
 	if !r.Fails() {
 		t.Error("the report does not fail: its silence to an unknown method is against a MUST")
+	}
+	if t.Failed() {
+		r.WriteText(testWriter{t})
+	}
+}
+
+// TestStopped: a check whose context ends keeps the verdicts found so far,
+// says of the probe it waited on and of each one after that they were not
+// checked, and why, and its error wraps ErrStopped and the cause. The
+// context ends once the wrong server hangs on the unknown method, which it
+// signals.
+func TestStopped(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	t.Setenv(checktest.HangNotify, ln.Addr().String())
+	cause := errors.New("the test's bound ran out")
+	ctx, cancel := context.WithCancelCause(t.Context())
+	defer cancel(nil)
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			c.Close()
+			cancel(cause)
+		}
+	}()
+	r, err := Run(ctx, &Config{Command: []string{os.Args[0], "wrong-server"}, Wait: time.Hour})
+	if !errors.Is(err, ErrStopped) || !errors.Is(err, cause) {
+		t.Fatalf("Run: %v; want ErrStopped with the cause", err)
+	}
+	if len(r.Eras) != 2 {
+		t.Fatalf("got %d eras, want 2", len(r.Eras))
+	}
+	want := map[string]struct {
+		kind   Kind
+		detail string
+	}{
+		"unknown-tool · mcpc-check-no-such-tool":           {Allowed, ""},
+		"internals · validation · tool lookup: id missing": {Leaks, ""},
+		"malformed-line · not JSON":                        {AgainstMust, ""},
+		"unknown-method · mcpc-check/no-such-method":       {NotChecked, "the check stopped while it waited for the answer: the test's bound ran out"},
+		"invalid-request · an id that is an object":        {NotChecked, "the check stopped before it: the test's bound ran out"},
+		"cancellation · tools/list":                        {NotChecked, "the check stopped before it: the test's bound ran out"},
+		"internals · ":                                     {NotChecked, "the check stopped before its end, so not every text was received: the test's bound ran out"},
+	}
+	seen := 0
+	for _, v := range r.Eras[0].Verdicts {
+		w, ok := want[verdictKey(v)]
+		if !ok {
+			continue
+		}
+		seen++
+		if v.Kind != w.kind || w.detail != "" && v.Detail != w.detail {
+			t.Errorf("%s: got %v (%s), want %v (%s)", verdictKey(v), v.Kind, v.Detail, w.kind, w.detail)
+		}
+	}
+	if seen < len(want) {
+		t.Errorf("%d of the %d verdicts looked for are in the report", seen, len(want))
+	}
+	if v := r.Eras[1].Verdicts; len(v) != 1 || v[0].Kind != NotChecked || v[0].Detail != "the check stopped before it: the test's bound ran out" {
+		t.Errorf("the session era: got %+v, want one verdict, not checked, saying why", v)
 	}
 	if t.Failed() {
 		r.WriteText(testWriter{t})

@@ -7,10 +7,16 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"strings"
 	"time"
 )
+
+// HangNotify names the environment variable that may give WrongServer a
+// TCP address to connect to once it hangs, which tells a test that the
+// check waits on it.
+const HangNotify = "CHECKTEST_HANG_NOTIFY"
 
 // WrongServer is a 2026-07-28 server over stdio built to be wrong: one flaw
 // per lesson, each of which the check must find, within its bounds.
@@ -94,6 +100,11 @@ func WrongServer() {
 		case m.Method == "tools/call": // an unknown tool: a tool error
 			reply(m.ID, "result", toolError("Unknown tool: "+m.Params.Name))
 		case strings.HasPrefix(m.Method, "mcpc-check/"): // a hang: nothing is answered any more
+			if addr := os.Getenv(HangNotify); addr != "" {
+				if c, err := net.Dial("tcp", addr); err == nil {
+					c.Close()
+				}
+			}
 			time.Sleep(time.Hour)
 		default:
 			reply(m.ID, "error", map[string]any{"code": -32601, "message": "Method not found"})
