@@ -17,18 +17,41 @@ type leak struct {
 }
 
 // leakPatterns are the kinds of internals the scan finds, in the order it
-// reports them.
+// reports them. Each has hints: text it matches holds one of them, in
+// lower case, so that a long text holding none is passed over at once.
 var leakPatterns = []struct {
-	what string
-	re   *regexp.Regexp
+	what  string
+	re    *regexp.Regexp
+	hints []string
 }{
-	{"a Go panic trace", regexp.MustCompile(`(?m)(^|\b)panic: .+|goroutine \d+ \[[a-z ]+\]:|runtime/debug\.Stack|runtime\.gopanic`)},
-	{"a Python traceback", regexp.MustCompile(`Traceback \(most recent call last\)|File "[^"]+", line \d+`)},
-	{"a JavaScript stack", regexp.MustCompile(`(?m)^\s*at (?:async )?[\w$.<>\[\] ]*\(?(?:file://)?[\w/\\:.@-]+\.[cm]?[jt]sx?:\d+:\d+\)?`)},
-	{"a Java stack", regexp.MustCompile(`\bat [\w$]+(?:\.[\w$<>]+)+\((?:[\w$]+\.(?:java|kt|scala)(?::\d+)?|Native Method|Unknown Source)\)|Exception in thread "|\b(?:java|javax|jakarta)\.[\w.]+(?:Exception|Error)\b`)},
-	{"an SQL statement", regexp.MustCompile(`\b(?:SELECT\s+[\w*,. ()"]+\s+FROM|INSERT\s+INTO|UPDATE\s+[\w."]+\s+SET|DELETE\s+FROM)\s+[\w."]+`)}, // as drivers print them: in capitals
-	{"a database driver's error", regexp.MustCompile(`(?i)\bSQLSTATE\b|\bpq: |\bORA-\d{5}\b|\bError \d{4} \(\w{5}\)|\bsqlite3?\b.*error|syntax error at or near|no such table:|no such column:|duplicate key value violates|violates (?:foreign key|unique|not-null) constraint|psycopg2?\.|sqlalchemy\.exc|\bSequelize\w*Error\b|\bPrismaClient\w*Error\b`)},
-	{"a source path with a line number", regexp.MustCompile(`(?:[A-Za-z]:\\|/)?(?:[\w.@-]+[/\\])+[\w.-]+\.(?:go|py|js|mjs|cjs|ts|java|kt|rb|rs|cs|php|c|cc|cpp|h|swift|scala|ex|exs):\d+`)},
+	{"a Go panic trace", regexp.MustCompile(`(?m)(^|\b)panic: .+|goroutine \d+ \[[a-z ]+\]:|runtime/debug\.Stack|runtime\.gopanic`),
+		[]string{"panic: ", "goroutine ", "runtime/debug.stack", "runtime.gopanic"}},
+	{"a Python traceback", regexp.MustCompile(`Traceback \(most recent call last\)|File "[^"]+", line \d+`),
+		[]string{"traceback (most recent call last)", `file "`}},
+	{"a JavaScript stack", regexp.MustCompile(`(?m)^\s*at (?:async )?[\w$.<>\[\] ]*\(?(?:file://)?[\w/\\:.@-]+\.[cm]?[jt]sx?:\d+:\d+\)?`),
+		[]string{"at "}},
+	{"a Java stack", regexp.MustCompile(`\bat [\w$]+(?:\.[\w$<>]+)+\((?:[\w$]+\.(?:java|kt|scala)(?::\d+)?|Native Method|Unknown Source)\)|Exception in thread "|\b(?:java|javax|jakarta)\.[\w.]+(?:Exception|Error)\b`),
+		[]string{"at ", `exception in thread "`, "java", "jakarta."}},
+	{"an SQL statement", regexp.MustCompile(`\b(?:SELECT\s+[\w*,. ()"]+\s+FROM|INSERT\s+INTO|UPDATE\s+[\w."]+\s+SET|DELETE\s+FROM)\s+[\w."]+`), // as drivers print them: in capitals
+		[]string{"select", "insert", "update", "delete"}},
+	{"a database driver's error", regexp.MustCompile(`(?i)\bSQLSTATE\b|\bpq: |\bORA-\d{5}\b|\bError \d{4} \(\w{5}\)|\bsqlite3?\b.*error|syntax error at or near|no such table:|no such column:|duplicate key value violates|violates (?:foreign key|unique|not-null) constraint|psycopg2?\.|sqlalchemy\.exc|\bSequelize\w*Error\b|\bPrismaClient\w*Error\b`),
+		[]string{"sqlstate", "pq: ", "ora-", "error ", "sqlite", "syntax error at or near", "no such table:", "no such column:", "duplicate key value violates", "violates ", "psycopg", "sqlalchemy.exc", "sequelize", "prismaclient"}},
+	{"a source path with a line number", regexp.MustCompile(`(?:[A-Za-z]:\\|/)?(?:[\w.@-]+[/\\])+[\w.-]+\.(?:` + strings.Join(sourceExts, "|") + `):\d+`),
+		sourceHints()},
+}
+
+// sourceExts are the extensions of the source files whose paths, with a
+// line number, the scan finds.
+var sourceExts = []string{"go", "py", "js", "mjs", "cjs", "ts", "java", "kt", "rb", "rs", "cs", "php", "c", "cc", "cpp", "h", "swift", "scala", "ex", "exs"}
+
+// sourceHints returns the hints of a source path with a line number: an
+// extension and a colon.
+func sourceHints() []string {
+	var h []string
+	for _, e := range sourceExts {
+		h = append(h, "."+e+":")
+	}
+	return h
 }
 
 // scanLeaks returns the first internals each text shows, by kind, once
@@ -39,9 +62,13 @@ func scanLeaks(texts, sent []string) []leak {
 	seen := map[string]bool{}
 	for _, text := range texts {
 		text = removeEchoes(text, sent)
+		lower := strings.ToLower(text)
 		for _, p := range leakPatterns {
+			if seen[p.what] || !slices.ContainsFunc(p.hints, func(h string) bool { return strings.Contains(lower, h) }) {
+				continue
+			}
 			loc := p.re.FindStringIndex(text)
-			if loc == nil || seen[p.what] {
+			if loc == nil {
 				continue
 			}
 			seen[p.what] = true
