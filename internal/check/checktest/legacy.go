@@ -37,16 +37,7 @@ func SilentLegacyServer() {
 			fail(nil, -32600, "Invalid Request: batches are not supported", nil)
 			continue
 		}
-		var m struct {
-			JSONRPC string          `json:"jsonrpc"`
-			ID      json.RawMessage `json:"id"`
-			Method  string          `json:"method"`
-			Params  struct {
-				Name      string         `json:"name"`
-				URI       string         `json:"uri"`
-				Arguments map[string]any `json:"arguments"`
-			} `json:"params"`
-		}
+		var m message
 		switch {
 		case json.Unmarshal(line, &m) != nil:
 			fail(nil, -32700, "Parse error", nil)
@@ -71,11 +62,10 @@ func SilentLegacyServer() {
 				fail(m.ID, -32602, "Unknown tool: "+m.Params.Name, nil)
 				break
 			}
-			text, isError := "", true
-			if name, ok := m.Params.Arguments["name"].(string); ok {
-				text, isError = "Hello, "+name, false
-			} else {
-				text = "name is required, and must be a string"
+			var args struct{ Name *string }
+			text, isError := "name is required, and must be a string", true
+			if json.Unmarshal(m.Params.Arguments, &args) == nil && args.Name != nil {
+				text, isError = "Hello, "+*args.Name, false
 			}
 			reply(m.ID, "result", map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}, "isError": isError})
 		case "resources/list":

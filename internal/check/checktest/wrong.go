@@ -13,6 +13,19 @@ import (
 	"time"
 )
 
+// message is a JSON-RPC message as the servers built to be wrong read it.
+type message struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  struct {
+		Name      string          `json:"name"`
+		URI       string          `json:"uri"`
+		Arguments json.RawMessage `json:"arguments"`
+		Meta      map[string]any  `json:"_meta"`
+	} `json:"params"`
+}
+
 // HangNotify names the environment variable that may give WrongServer a
 // TCP address to connect to once it hangs, which tells a test that the
 // check waits on it.
@@ -40,17 +53,7 @@ func WrongServer() {
 			out.Flush()
 			time.Sleep(time.Hour)
 		}
-		var m struct {
-			JSONRPC string          `json:"jsonrpc"`
-			ID      json.RawMessage `json:"id"`
-			Method  string          `json:"method"`
-			Params  struct {
-				Name      string          `json:"name"`
-				URI       string          `json:"uri"`
-				Arguments json.RawMessage `json:"arguments"`
-				Meta      map[string]any  `json:"_meta"`
-			} `json:"params"`
-		}
+		var m message
 		if json.Unmarshal(line, &m) != nil { // a line that is not JSON: a crash
 			fmt.Fprintln(os.Stderr, "fatal: unexpected input")
 			os.Exit(3)
