@@ -182,6 +182,3 @@ func stopped(ctx context.Context, p *Probe, version string, sent bool) Verdict {
 	}
 	return v
 }
-
-// IsUnreachable reports whether err says the server could not be reached.
-func IsUnreachable(err error) bool { return errors.Is(err, ErrUnreachable) }
