@@ -71,7 +71,7 @@ func checkCommand(ctx context.Context, args, server []string, url string, era cl
 	tools := fs.String("tools", "", "comma-separated tool `NAMES` whose bounds may be probed with arguments that keep the others valid")
 	call := fs.Bool("call", false, "probe every tool as -tools does, and call each once with arguments generated to fit its schema")
 	dryRun := fs.Bool("dry-run", false, "discover, then print every request the check would send, and send none")
-	wait := fs.Duration("wait", 5*time.Second, "the bound on a silence while the check waits for one reply")
+	wait := fs.Duration("wait", 5*time.Second, "the bound on the wait for one reply (over stdio, on a silence in it)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitResult
