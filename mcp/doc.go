@@ -38,7 +38,8 @@
 // its client put in params._meta, and may give it the context it runs
 // with (one holding a trace span, say); it sees each request end with its
 // [Outcome]: a result, a tool error, a protocol error and the row of the
-// error table it came from, or a cancellation. Left nil, it costs nothing.
+// error table it came from, or a cancellation, with the failure as a Go
+// value. Left nil, it costs nothing.
 //
 // # Protocol eras
 //
@@ -74,9 +75,9 @@
 //     reply is written (see [Server.HTTPHandler]).
 //
 // Every tool error and protocol error is also logged as one structured line
-// on the server's [log/slog] logger (stderr by default). [Options.OnError]
-// sees each of these failures, and each cancelled request, as an
-// [ErrorEvent] whose Err is the failure as a Go value: a handler's error, a
+// on the server's [log/slog] logger (stderr by default). [Options.Observe]
+// sees each failure of a request, and each cancelled request, in its
+// [Outcome], whose Err is the failure as a Go value: a handler's error, a
 // *[PanicError], an *[ArgumentsError], or the *[Error] sent. The errors the
 // server sends are one table, in errortable.go: each with its code,
 // message, data, HTTP status and log level.

@@ -162,7 +162,7 @@ func (e *ToolError) Error() string { return e.Text }
 // PanicError is a panic the server recovered from a handler. The client
 // gets a bare tool error ("Error executing tool <name>"), or an internal
 // error from a resource handler; the value and stack, which may hold what
-// no client should see, go to the log and to [Options.OnError] only.
+// no client should see, go to the log and to [Options.Observe] only.
 type PanicError struct {
 	// Value is what the handler passed to panic.
 	Value any

@@ -189,8 +189,8 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeRefusal writes the response refusing r, the one place that does:
-// it logs herr, passes it to Options.OnError and, for a request read as
-// one, to Options.Observe.
+// it logs herr and, for a request read as one, passes it to
+// Options.Observe.
 func (h *httpHandler) writeRefusal(w http.ResponseWriter, r *http.Request, herr *httpError) {
 	req := &request{id: herr.id, method: herr.method, params: noParams, modern: herr.modern}
 	ctx := context.Background()

@@ -75,11 +75,20 @@ type Outcome struct {
 	// the response is written, withholds the response all the same; the
 	// outcome is then the one the server made.
 	Cancelled bool
-	// Err is the failure, as [ErrorEvent]'s Err gives it: a tool handler's
-	// error, an *[ArgumentsError], a *[PanicError], a protocol error's
-	// withheld cause or the *[Error] sent, or for a cancelled request the
-	// cause of its context's end, unless its handler failed first. It is
-	// nil for a result.
+	// Err is the failure as a Go value, for errors.Is and errors.As; nil
+	// for a result. The first failure of the request is the one given:
+	//
+	//   - for a tool error, the error the handler returned (wrapping
+	//     context.DeadlineExceeded, say, or an *[InternalError]), an
+	//     *[ArgumentsError] when the arguments were rejected before the
+	//     handler ran, a *[PanicError], or an error saying how a
+	//     structured result does not fit the tool's output schema;
+	//   - for a protocol error, the failure it withholds from the client
+	//     when there is one (the error of a resource handler, or a
+	//     *PanicError, behind an internal error), otherwise the *[Error] sent;
+	//   - for a cancellation, the handler's failure if it failed first (a
+	//     panic, say), otherwise the cause of its context's end
+	//     (context.Canceled unless the context says otherwise).
 	Err error
 	// Row is the row of the server's error table that answered the
 	// request, by the name the guide's page "Every error the server sends"
@@ -125,11 +134,21 @@ func (s *Server) startObserving(ctx context.Context, cs *connState, r *request, 
 	return ctx
 }
 
-// finishObserving ends the observation of r with out, whose Err, Row and
-// Duration it fills in.
+// toolFailed keeps err, the failure of r's tool, of row k, for the
+// Outcome of r, which is observed, unless a failure came first.
+func (r *request) toolFailed(k errKind, err error) {
+	if o := r.obs; o.err == nil {
+		o.err, o.toolRow = err, k
+	}
+}
+
+// finishObserving ends the observation of r with out, whose Err (unless a
+// failure came first), Row and Duration it fills in.
 func (r *request) finishObserving(out Outcome) {
 	o := r.obs
-	out.Err = o.err
+	if o.err != nil {
+		out.Err = o.err
+	}
 	switch {
 	case out.ProtocolError != nil:
 		out.Row = out.ProtocolError.kind.row().name
@@ -138,6 +157,15 @@ func (r *request) finishObserving(out Outcome) {
 	}
 	out.Duration = time.Since(o.began)
 	o.end(out)
+}
+
+// failure returns what Outcome.Err of a request answered with e is: e's
+// withheld cause, or e itself.
+func (e *Error) failure() error {
+	if e.cause != nil {
+		return e.cause
+	}
+	return e
 }
 
 // observedResult ends the observation of r, which succeeded with result.

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -59,26 +62,26 @@ func noMoreEnds(t *testing.T, ends <-chan observed) {
 	}
 }
 
-// newObservedToolServer returns a server whose Options.Observe is observe
-// and whose OnError sends each event's context on ctxs, with tools and a
-// resource template that fail in every way a handler can:
+// newObservedToolServer returns a server whose Options.Observe is observe,
+// and the buffer it logs into, with tools and a resource template that
+// fail in every way a handler can:
 //
 //   - echo: a result, or a tool error for an empty text;
 //   - refuse: a handler's protocol error, code -32001;
+//   - stock: a tool error wrapping context.DeadlineExceeded;
 //   - first: a panic (an index out of range);
 //   - context: the value under observerKey in its context, as its result;
 //   - unencodable: a result encoding/json cannot encode;
 //   - wait: see addWaitTool;
 //   - shelf://{n}: "missing" is not found, "locked" fails, "fallen"
 //     panics, any other reads.
-func newObservedToolServer(observe func(context.Context, RequestInfo) (context.Context, func(Outcome)), started chan<- context.Context, ctxs chan<- context.Context) *Server {
-	opts := &Options{Observe: observe}
-	if ctxs != nil {
-		opts.OnError = func(ctx context.Context, ev ErrorEvent) { ctxs <- ctx }
-	}
-	s, _ := newEchoServer(opts)
+func newObservedToolServer(observe func(context.Context, RequestInfo) (context.Context, func(Outcome)), started chan<- context.Context) (*Server, *logBuffer) {
+	s, logs := newEchoServer(&Options{Observe: observe})
 	AddTool(s, Tool{Name: "refuse"}, func(ctx context.Context, _ struct{}) (string, error) {
 		return "", &Error{Code: -32001, Message: "Not today"}
+	})
+	AddTool(s, Tool{Name: "stock"}, func(ctx context.Context, _ struct{}) (string, error) {
+		return "", fmt.Errorf("the warehouse did not answer: %w", context.DeadlineExceeded)
 	})
 	AddTool(s, Tool{Name: "first"}, func(ctx context.Context, _ struct{}) (string, error) {
 		var authors []string
@@ -114,7 +117,7 @@ func newObservedToolServer(observe func(context.Context, RequestInfo) (context.C
 		}
 		return "books", nil
 	})
-	return s
+	return s, logs
 }
 
 // priceArgs and price are the arguments and the structured result of a
@@ -131,10 +134,11 @@ type (
 
 func TestObserveSeesEachOutcome(t *testing.T) {
 	observe, ends := recorder()
-	s := newObservedToolServer(observe, nil, nil)
+	s, logs := newObservedToolServer(observe, nil)
 	c := connect(t, s)
 	var argErr *ArgumentsError
 	var panicErr *PanicError
+	var runtimeErr runtime.Error
 	var perr *Error
 	for _, tt := range []struct {
 		name, line string
@@ -149,11 +153,14 @@ func TestObserveSeesEachOutcome(t *testing.T) {
 		{"result", echoOK, `"ok"`, "tools/call", "echo", "", 0, false, func(err error) bool { return err == nil }},
 		{"tool error", mcptest.ToolCall("1", "echo", `{"text":""}`), "1", "tools/call", "echo", "tool-error", 0, true,
 			func(err error) bool { return err != nil && err.Error() == "nothing to echo" }},
+		{"deadline", mcptest.ToolCall(`"d"`, "stock", `{}`), `"d"`, "tools/call", "stock", "tool-error", 0, true,
+			func(err error) bool { return errors.Is(err, context.DeadlineExceeded) }},
 		{"invalid arguments", mcptest.ToolCall("2", "echo", `{"text":42}`), "2", "tools/call", "echo", "invalid-arguments", 0, true,
-			func(err error) bool { return errors.As(err, &argErr) }},
+			func(err error) bool { return errors.As(err, &argErr) && strings.HasPrefix(argErr.Message, "/text: ") }},
 		{"panic", mcptest.ToolCall("3", "first", `{}`), "3", "tools/call", "first", "tool-panic", 0, true,
 			func(err error) bool {
-				return errors.As(err, &panicErr) && strings.Contains(err.Error(), "index out of range")
+				return errors.As(err, &panicErr) && strings.Contains(string(panicErr.Stack), "goroutine") &&
+					errors.As(err, &runtimeErr) && strings.Contains(runtimeErr.Error(), "index out of range")
 			}},
 		{"handler's protocol error", mcptest.ToolCall("4", "refuse", `{}`), "4", "tools/call", "refuse", "handler-error", -32001, false,
 			func(err error) bool { return errors.As(err, &perr) && perr.Message == "Not today" }},
@@ -202,10 +209,19 @@ func TestObserveSeesEachOutcome(t *testing.T) {
 			}
 		}
 	}
+	// A line that is not a request is answered and logged, not observed
+	// (an observation ends before the reply is written, so none is late).
+	logs.reset()
+	if line := c.call(`{"jsonrpc":`); !strings.Contains(line, `"code":-32700`) {
+		t.Errorf("unparseable line: reply %s, want a parse error", line)
+	}
+	noMoreEnds(t, ends)
 	if err := c.close(); err != nil {
 		t.Errorf("Serve: %v", err)
 	}
-	noMoreEnds(t, ends) // nor for a line that is not a request
+	if lines := logs.lines(); len(lines) != 1 || !strings.Contains(lines[0], `"code":-32700`) {
+		t.Errorf("log %q, want the parse error", lines)
+	}
 }
 
 // sameInfo reports whether two RequestInfos are equal.
@@ -214,12 +230,23 @@ func sameInfo(a, b RequestInfo) bool {
 		a.ProtocolVersion == b.ProtocolVersion && a.Transport == b.Transport && a.Traceparent == b.Traceparent && a.Tracestate == b.Tracestate
 }
 
+// ctxHandler is a slog.Handler that sends the context of each record it
+// handles on its channel.
+type ctxHandler chan<- context.Context
+
+func (h ctxHandler) Enabled(context.Context, slog.Level) bool        { return true }
+func (h ctxHandler) Handle(ctx context.Context, _ slog.Record) error { h <- ctx; return nil }
+func (h ctxHandler) WithAttrs([]slog.Attr) slog.Handler              { return h }
+func (h ctxHandler) WithGroup(string) slog.Handler                   { return h }
+
 // The context the observer returns is the one the handler runs with, and
-// the one OnError sees; the trace context in _meta is passed through.
+// the one the log lines are written with; the trace context in _meta is
+// passed through.
 func TestObserveReplacesTheContext(t *testing.T) {
 	observe, ends := recorder()
+	s, _ := newObservedToolServer(observe, nil)
 	ctxs := make(chan context.Context, 10)
-	s := newObservedToolServer(observe, nil, ctxs)
+	s.log = slog.New(ctxHandler(ctxs))
 	sess := s.NewSession()
 	const tp, ts = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "congo=t61rcWkgMzE,rojo=00f067aa0ba902b7"
 	line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"context","_meta":{"traceparent":"` + tp + `","tracestate":"` + ts + `",` + mcptest.Meta[len(`"_meta":{`):] + `}}`
@@ -233,7 +260,7 @@ func TestObserveReplacesTheContext(t *testing.T) {
 	sess.Handle(context.Background(), []byte(mcptest.ToolCall("2", "echo", `{"text":""}`)))
 	nextEnd(t, ends)
 	if ctx := <-ctxs; ctx.Value(observerKey{}) != "observed" {
-		t.Error("OnError did not see the observer's context")
+		t.Error("the log line of the tool error was not written with the observer's context")
 	}
 }
 
@@ -255,11 +282,16 @@ func TestObserveMayReturnNothing(t *testing.T) {
 }
 
 // A request cancelled by notifications/cancelled ends cancelled, having
-// run with the observer's context.
+// run with the observer's context, and the log says so once.
 func TestObserveSeesACancelledRequest(t *testing.T) {
 	observe, ends := recorder()
 	started := make(chan context.Context, 1)
-	s := newObservedToolServer(observe, started, nil)
+	s, logs := newObservedToolServer(observe, started)
+	AddTool(s, Tool{Name: "fall"}, func(ctx context.Context, _ struct{}) (string, error) {
+		started <- ctx
+		<-ctx.Done()
+		panic("fell while waiting")
+	})
 	c := connect(t, s)
 	c.send(mcptest.ToolCall(`"slow"`, "wait", "{}"))
 	if ctx := <-started; ctx.Value(observerKey{}) != "observed" {
@@ -271,6 +303,23 @@ func TestObserveSeesACancelledRequest(t *testing.T) {
 		o.out.ToolResult != nil || o.out.ProtocolError != nil || o.out.Row != "" {
 		t.Errorf("ended %+v, want the cancelled call, with nothing sent", o)
 	}
+	wantEchoOK(t, c.call(echoOK)) // and no reply to the cancelled call
+	nextEnd(t, ends)
+	want := `{"level":"INFO","msg":"request cancelled","method":"tools/call","tool":"wait","id":"\"slow\""}`
+	if lines := logs.lines(); len(lines) != 1 || !strings.HasSuffix(lines[0], want[1:]) {
+		t.Errorf("log %q, want one entry ending %s", lines, want[1:])
+	}
+
+	// A handler that fails after its request was cancelled: the outcome
+	// is the cancellation, whose Err is the handler's failure.
+	c.send(mcptest.ToolCall(`"fall"`, "fall", "{}"))
+	<-started
+	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"fall"}}`)
+	var panicErr *PanicError
+	if o = nextEnd(t, ends); !o.out.Cancelled || !errors.As(o.out.Err, &panicErr) || panicErr.Value != "fell while waiting" ||
+		o.out.ToolResult != nil || o.out.Row != "" {
+		t.Errorf("ended %+v, want the cancelled call, with its panic as Err", o)
+	}
 	wantEchoOK(t, c.call(echoOK))
 	nextEnd(t, ends)
 	if err := c.close(); err != nil {
@@ -280,11 +329,12 @@ func TestObserveSeesACancelledRequest(t *testing.T) {
 }
 
 // Over HTTP, the observer sees both eras, the trace context, a refusal
-// made before the request is served, and a request the client closed.
+// made before the request is served, a request the client closed, and
+// one cancelled by notifications/cancelled in a legacy session.
 func TestObserveOverHTTP(t *testing.T) {
 	observe, ends := recorder()
 	started := make(chan context.Context, 1)
-	s := newObservedToolServer(observe, started, nil)
+	s, _ := newObservedToolServer(observe, started)
 	ts := httptest.NewServer(s.HTTPHandler(nil))
 	defer ts.Close()
 
@@ -330,6 +380,24 @@ func TestObserveOverHTTP(t *testing.T) {
 	if o = nextEnd(t, ends); string(o.info.ID) != "9" || !o.out.Cancelled || !errors.Is(o.out.Err, context.Canceled) {
 		t.Errorf("closed request: %+v, want it cancelled", o)
 	}
+
+	req = newHTTPRequest(t, context.Background(), "POST", ts.URL, `{"jsonrpc":"2.0","id":"w","method":"tools/call","params":{"name":"wait"}}`, hdr)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			err = fmt.Errorf("a response: %d", resp.StatusCode)
+		}
+		done <- err
+	}()
+	<-started
+	httpSend(t, "POST", ts.URL, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"w"}}`, hdr)
+	if o = nextEnd(t, ends); string(o.info.ID) != `"w"` || !o.out.Cancelled || !errors.Is(o.out.Err, context.Canceled) || o.out.ToolResult != nil {
+		t.Errorf("notifications/cancelled in a session: %+v, want the call cancelled", o)
+	}
+	if err := <-done; err == nil || strings.HasPrefix(err.Error(), "a response") {
+		t.Errorf("the cancelled request got %v, want no response", err)
+	}
 	noMoreEnds(t, ends)
 }
 
@@ -358,7 +426,7 @@ var logRows = []errKind{errRequestCancelled.errKind, errClientClosed.errKind}
 // sees it end with that row and the error the client received.
 func TestObserveSeesEveryRowWithAMethod(t *testing.T) {
 	observe, ends := recorder()
-	s := newObservedToolServer(observe, nil, nil)
+	s, _ := newObservedToolServer(observe, nil)
 	ts := httptest.NewServer(s.HTTPHandler(&HTTPOptions{MaxSessions: 1}))
 	defer ts.Close()
 	legacy := func(id, method string) string { return `{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `"}` }

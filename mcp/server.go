@@ -47,21 +47,19 @@ type Options struct {
 	// CacheTTL is the ttlMs that modern list and read results carry: how long
 	// a client may reuse them. The default, 0, asks clients not to reuse them.
 	CacheTTL time.Duration
-	// OnError, if set, sees every failure the server logs: each tool error
-	// and protocol error it sends, each panic it recovers, each request
-	// cancelled while its handler ran (see [ErrorEvent]). ctx is the
-	// request's context (context.Background for a message that is not one).
-	// It is called on the goroutine serving the request, before the
-	// response is written, so it must be quick and safe for concurrent use.
-	OnError func(ctx context.Context, ev ErrorEvent)
 	// Observe, if set, is called as each request starts, on the goroutine
 	// serving it, with the request's context and what it is (see
 	// [RequestInfo]). It returns the context the request runs with: ctx,
 	// or a context derived from it (one holding a trace span, say), which
-	// the handler, the log lines and OnError then see. It may also return a
+	// the handler and the log lines then see. It may also return a
 	// function, which is called once when the request ends, before the
 	// response is written, with its [Outcome]: a result, a tool error, a
-	// protocol error or a cancellation.
+	// protocol error or a cancellation, with the failure as a Go value and
+	// the row of the error table that answered it. Observe is where the
+	// program that runs the server sees each failure of a request, to
+	// count it, trace it or send it elsewhere: each tool error and
+	// protocol error the server logs, each panic it recovers, each request
+	// cancelled while its handler ran.
 	//
 	// A request is a message with a method and an id that the server
 	// reads as one: every request it answers with a result or a row of its
@@ -69,8 +67,8 @@ type Options struct {
 	// included. A message that is not one (a line that is not JSON, a
 	// response, a notification, a request with a wrong "jsonrpc" or id,
 	// an HTTP request refused before its body is read) is not observed;
-	// OnError sees the errors that answer it. Observe must be quick and
-	// safe for concurrent use; left nil, it costs nothing.
+	// the log line is what reports the error that answers it. Observe must
+	// be quick and safe for concurrent use; left nil, it costs nothing.
 	Observe func(ctx context.Context, req RequestInfo) (context.Context, func(Outcome))
 }
 
@@ -234,7 +232,7 @@ func (s *Server) fail(id json.RawMessage, method string, e *Error) []byte {
 }
 
 // failRequest logs the protocol error answering r, at the level of its row
-// in errorTable, passes it to Options.OnError, and returns its response
+// in errorTable, ends r's observation with it, and returns its response
 // line. An error the server made is flushed to the log at once, since the
 // process may be about to end.
 func (s *Server) failRequest(ctx context.Context, r *request, e *Error) []byte {
@@ -257,9 +255,8 @@ func (s *Server) failRequest(ctx context.Context, r *request, e *Error) []byte {
 	if level >= slog.LevelError {
 		s.flushLog()
 	}
-	s.observe(ctx, r, ErrorEvent{Err: e.failure(), ProtocolError: e})
 	if r.obs != nil {
-		r.finishObserving(Outcome{ProtocolError: e})
+		r.finishObserving(Outcome{ProtocolError: e, Err: e.failure()})
 	}
 	return encodeError(r.id, e)
 }

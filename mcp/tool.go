@@ -364,7 +364,7 @@ func (e *outputError) Error() string {
 }
 
 // toolError logs the tool error err of r, of row k, whose text the model
-// reads, with attrs; passes it to Options.OnError; and returns the result
+// reads, with attrs; keeps it for r's Outcome; and returns the result
 // that reports it.
 func (s *Server) toolError(ctx context.Context, r *request, k textRow2, name string, err error, attrs ...slog.Attr) *CallToolResult {
 	msg := err.Error()
@@ -381,7 +381,7 @@ func (s *Server) bareToolError(ctx context.Context, r *request, k textRow1, name
 }
 
 // reportToolError logs msg with attrs at the level of row k, flushing the
-// log for an error the server made, passes err to Options.OnError, and
+// log for an error the server made, keeps err for r's Outcome, and
 // returns res. A request whose context is done gets no result (see
 // respond), so nothing is logged for it here.
 func (s *Server) reportToolError(ctx context.Context, r *request, k errKind, res *CallToolResult, err error, msg string, attrs []slog.Attr) *CallToolResult {
@@ -394,9 +394,8 @@ func (s *Server) reportToolError(ctx context.Context, r *request, k errKind, res
 		s.flushLog()
 	}
 	if r.obs != nil {
-		r.obs.toolRow = k
+		r.toolFailed(k, err)
 	}
-	s.observe(ctx, r, ErrorEvent{Err: err, ToolResult: res})
 	return res
 }
 

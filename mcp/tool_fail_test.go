@@ -216,3 +216,19 @@ func TestBoundsTagMistakes(t *testing.T) {
 		}
 	}
 }
+
+func TestToolPanicLogCarriesTheRequestID(t *testing.T) {
+	s, logs := newObservedToolServer(nil, nil)
+	c := connect(t, s)
+	c.call(mcptest.ToolCall(`"p-7"`, "first", `{}`))
+	lines := logs.lines()
+	var entry struct{ Msg, Tool, ID, Panic, Stack string }
+	if len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &entry) != nil {
+		t.Fatalf("log %q, want one entry", lines)
+	}
+	if entry.Msg != "panic in tool handler" || entry.Tool != "first" || entry.ID != `"p-7"` ||
+		!strings.Contains(entry.Panic, "index out of range") || !strings.Contains(entry.Stack, "goroutine") {
+		t.Errorf("log entry %s, want the tool, the id \"p-7\", the panic and the stack", lines[0])
+	}
+	c.close()
+}

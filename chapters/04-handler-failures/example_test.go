@@ -74,12 +74,19 @@ func Example_deadlines() {
 	// Sent by the server: false
 }
 
-// Options.OnError sees every failure with its real Go error, so errors.Is
-// and errors.As tell a panic from a deadline, a validation failure from a
-// protocol error, with the request id and what the client was sent.
-func Example_onError() {
-	events := make(chan mcp.ErrorEvent, 1)
-	s := newServer(&mcp.Options{OnError: func(ctx context.Context, ev mcp.ErrorEvent) { events <- ev }})
+// Options.Observe sees each request end with its Outcome, whose Err is
+// the failure as a Go value, so errors.Is and errors.As tell a panic from
+// a deadline, a validation failure from a protocol error, beside the row
+// of the error table that answered and what the client was sent.
+func Example_observe() {
+	failures := make(chan string, 1)
+	s := newServer(&mcp.Options{Observe: func(ctx context.Context, req mcp.RequestInfo) (context.Context, func(mcp.Outcome)) {
+		return ctx, func(out mcp.Outcome) {
+			if out.Err != nil {
+				failures <- describe(req, out)
+			}
+		}
+	}})
 	ctx := context.Background()
 	c, err := client.Connect(ctx, client.InProcess(s), nil)
 	if err != nil {
@@ -88,52 +95,56 @@ func Example_onError() {
 	defer c.Close()
 
 	c.CallTool(ctx, "get_author", map[string]any{"title": "Beowulf"})
-	fmt.Println(describe(<-events))
+	fmt.Println(<-failures)
 	c.CallTool(ctx, "check_stock", map[string]any{"title": "Neuromancer"})
-	fmt.Println(describe(<-events))
+	fmt.Println(<-failures)
 	c.CallTool(ctx, "get_author", map[string]any{"title": 42})
-	fmt.Println(describe(<-events))
+	fmt.Println(<-failures)
 	c.CallTool(ctx, "get_title", map[string]any{"author": "Frank Herbert"})
-	fmt.Println(describe(<-events))
+	fmt.Println(<-failures)
 
 	waiting, cancel := context.WithCancel(ctx)
 	time.AfterFunc(10*time.Millisecond, cancel) // the user stops waiting
 	c.CallTool(waiting, "wait_for_stock", map[string]any{"title": "Neuromancer"})
-	fmt.Println(describe(<-events))
+	fmt.Println(<-failures)
 	// Output:
-	// id 2 get_author: a panic (runtime error: index out of range [0] with length 0); sent "Error executing tool get_author"
-	// id 3 check_stock: a deadline; sent "Error executing tool check_stock: The warehouse did not answer within 250ms; try again later (context deadline exceeded)."
-	// id 4 get_author: invalid arguments; sent "Error executing tool get_author: /title: expected a string, got the number 42"
-	// id 5 get_title: protocol error -32602; sent "Unknown tool: get_title"
+	// id 2 get_author: a panic (runtime error: index out of range [0] with length 0), row tool-panic; sent "Error executing tool get_author"
+	// id 3 check_stock: a deadline, row tool-error; sent "Error executing tool check_stock: The warehouse did not answer within 250ms; try again later (context deadline exceeded)."
+	// id 4 get_author: invalid arguments, row invalid-arguments; sent "Error executing tool get_author: /title: expected a string, got the number 42"
+	// id 5 get_title: protocol error -32602, row unknown-tool; sent "Unknown tool: get_title"
 	// id 6 wait_for_stock: cancelled (context canceled); sent nothing
 }
 
-// describe says what kind of failure ev is, and what the client was sent.
-func describe(ev mcp.ErrorEvent) string {
+// describe says what kind of failure ended req, by out, and what the
+// client was sent.
+func describe(req mcp.RequestInfo, out mcp.Outcome) string {
 	var panicked *mcp.PanicError
 	var invalid *mcp.ArgumentsError
 	var perr *mcp.Error
 	var kind string
 	switch {
-	case ev.ToolResult == nil && ev.ProtocolError == nil:
-		kind = fmt.Sprintf("cancelled (%v)", ev.Err)
-	case errors.As(ev.Err, &panicked):
+	case out.Cancelled:
+		kind = fmt.Sprintf("cancelled (%v)", out.Err)
+	case errors.As(out.Err, &panicked):
 		kind = fmt.Sprintf("a panic (%v)", panicked.Value)
-	case errors.Is(ev.Err, context.DeadlineExceeded):
+	case errors.Is(out.Err, context.DeadlineExceeded):
 		kind = "a deadline"
-	case errors.As(ev.Err, &invalid):
+	case errors.As(out.Err, &invalid):
 		kind = "invalid arguments"
-	case errors.As(ev.Err, &perr):
+	case errors.As(out.Err, &perr):
 		kind = fmt.Sprintf("protocol error %d", perr.Code)
 	default:
 		kind = "a tool error"
 	}
+	if out.Row != "" {
+		kind += ", row " + out.Row
+	}
 	sent := "nothing"
 	switch {
-	case ev.ToolResult != nil:
-		sent = fmt.Sprintf("%q", ev.ToolResult.Content[0].Text)
-	case ev.ProtocolError != nil:
-		sent = fmt.Sprintf("%q", ev.ProtocolError.Message)
+	case out.ToolResult != nil:
+		sent = fmt.Sprintf("%q", out.ToolResult.Content[0].Text)
+	case out.ProtocolError != nil:
+		sent = fmt.Sprintf("%q", out.ProtocolError.Message)
 	}
-	return fmt.Sprintf("id %s %s: %s; sent %s", ev.ID, ev.Name, kind, sent)
+	return fmt.Sprintf("id %s %s: %s; sent %s", req.ID, req.Name, kind, sent)
 }

@@ -20,7 +20,7 @@ import (
 // must exist. It is part of CONTRIBUTING.md's directive reference.
 const codeSpanRule = "An inline code span of an English page that names a Go declaration of the module must name one that exists, " +
 	"so that prose cannot drift from the code it describes. A span is read as Go when it parses as a Go expression " +
-	"(`mcp.Error`, `*mcp.Error`, `Options.OnError`, `errors.Is(err, client.ErrClosed)`); in it,\n\n" +
+	"(`mcp.Error`, `*mcp.Error`, `Options.Observe`, `errors.Is(err, client.ErrClosed)`); in it,\n\n" +
 	"- `pkg.Name`, where pkg is the name of a package of the module (the last element of its directory: `mcp`, `client` for `mcp/client`) " +
 	"and Name is exported, must be declared by that package; `pkg.Type.Member` must also be a field or method of that type;\n" +
 	"- `Type.Member`, where Type is an exported type of a public package of the module (not main, not under `internal/`) " +
@@ -28,7 +28,7 @@ const codeSpanRule = "An inline code span of an English page that names a Go dec
 	"- a span that is a single lowerCamel name (`getAuthor`, `getAuthor()`), on a page that includes Go code with `:::go` or `:::example`, " +
 	"must be declared (at top level, or as a field or method) by one of the packages whose files those directives name, tests included.\n\n" +
 	"Everything else is not checked: names qualified by something that is not the module's (`errors.Is`, `ctx.Done()`, `data.uri`), " +
-	"single words and UpperCamel names alone (`mcp`, `OnError`, Python's `ToolError`), snake_case (`get_author`), command-line flags (`-addr`), and JSON names: " +
+	"single words and UpperCamel names alone (`mcp`, `Observe`, Python's `ToolError`), snake_case (`get_author`), command-line flags (`-addr`), and JSON names: " +
 	"a lowerCamel name that a struct tag of a public package gives a field (`isError`, `structuredContent`) or that the page shows as a JSON key " +
 	"(`\"mcpServers\":` in a transcript, an included file or a code block). " +
 	"To mention a lowerCamel name of another language on a page with Go code, qualify it (`window.fetch`). " +

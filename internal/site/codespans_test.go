@@ -148,7 +148,7 @@ func TestCodeSpansRenamed(t *testing.T) {
 
 // TestCodeSpansOfTheGuide checks the English pages of the guide and that
 // the rule reads as Go the spans it was made for: a renamed getAuthor,
-// mcp.ResourceNotFound or Options.OnError would fail the build.
+// mcp.ResourceNotFound or Options.Observe would fail the build.
 func TestCodeSpansOfTheGuide(t *testing.T) {
 	root := os.DirFS(repoRoot)
 	docs := os.DirFS(filepath.Join(repoRoot, "docs"))
@@ -172,12 +172,12 @@ func TestCodeSpansOfTheGuide(t *testing.T) {
 		}
 	}
 	t.Logf("checked spans: %q", slices.Sorted(maps.Keys(checked)))
-	for _, want := range []string{"getAuthor", "authorArgs", "mcp.ResourceNotFound", "Options.OnError", "*mcp.Error", "client.ErrClosed", "HTTPOptions.AllowedHosts"} {
+	for _, want := range []string{"getAuthor", "authorArgs", "mcp.ResourceNotFound", "Options.Observe", "*mcp.Error", "client.ErrClosed", "HTTPOptions.AllowedHosts"} {
 		if !checked[want] {
 			t.Errorf("`%s` is not checked", want)
 		}
 	}
-	for _, not := range []string{"isError", "structuredContent", "mcpServers", "errors.Is", "get_author", "OnError", "res.IsError"} {
+	for _, not := range []string{"isError", "structuredContent", "mcpServers", "errors.Is", "get_author", "Observe", "res.IsError"} {
 		if checked[not] {
 			t.Errorf("`%s` is checked, but names nothing of the module's Go", not)
 		}
@@ -215,7 +215,7 @@ func TestCodeSpansOfTheGuideRenamed(t *testing.T) {
 	}{
 		{"chapters/01-tool-errors/main.go", "getAuthor", "fetchAuthor", "getAuthor", "names nothing that chapters/01-tool-errors declares", []string{"tool-errors"}},
 		{"mcp/errors.go", "func ResourceNotFound(", "func NotFound(", "mcp.ResourceNotFound", "package mcp (mcp) declares no ResourceNotFound", nil},
-		{"mcp/server.go", "\tOnError func", "\tOnFailure func", "Options.OnError", "has no field or method OnError; write the name it has now (go doc ./mcp Options lists them)", nil},
+		{"mcp/server.go", "\tObserve func", "\tWatch func", "Options.Observe", "has no field or method Observe; write the name it has now (go doc ./mcp Options lists them)", nil},
 	} {
 		t.Run(tt.span, func(t *testing.T) {
 			b, err := os.ReadFile(filepath.Join(repoRoot, tt.file))

@@ -17,7 +17,7 @@ import (
 )
 
 // docName matches what a comment may name of Go: a doc link's text
-// ([Options.OnError]), a dotted chain of names (Server.flushLog,
+// ([Options.Observe]), a dotted chain of names (Server.flushLog,
 // jsonwire.Unmarshal), or one name.
 var docName = regexp.MustCompile(`\[([^\]\s]+)\]|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*`)
 
@@ -65,7 +65,7 @@ func goFiles(fsys fs.FS) (map[string][]string, error) {
 //
 //   - a test, benchmark, fuzz target or example (TestErrorFill) must be a
 //     function of the module;
-//   - a doc link or a dotted chain (Options.OnError, jsonwire.Unmarshal,
+//   - a doc link or a dotted chain (Options.Observe, jsonwire.Unmarshal,
 //     [Server.Serve]) is checked as an English page's code span is, with
 //     the comment's own package as the package the page includes code
 //     from (see codeSpanRule);

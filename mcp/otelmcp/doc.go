@@ -41,8 +41,8 @@
 // A request that succeeds has no error.type and an unset status. Messages
 // the server does not read as requests (a line that is not JSON, an HTTP
 // request refused for its origin, host, headers or body size before its
-// body is read) have no method, so they get no span: their errors reach
-// [mcp.Options.OnError] and the server's log only.
+// body is read) have no method, so they get no span: their errors reach the
+// server's log only.
 //
 // A client's trace continues on the server: the W3C Trace Context a
 // client puts in params._meta ("traceparent", "tracestate"; package
