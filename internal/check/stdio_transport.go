@@ -78,9 +78,11 @@ func (t *stdioTransport) notify(ctx context.Context, s *session, msg []byte, met
 // request that opens an era (server/discover, initialize) may get none from
 // a server of the other era that ignores the methods it does not know: a
 // ping follows it (allowed before initialize in the session era, and
-// answered, if only with an error, in 2026-07-28), and once settleFollowUps
-// pings were answered before it, it gets none (errNoReply). A server that
-// answers nothing still costs the bound on a first reply.
+// answered, if only with an error, in 2026-07-28). Once the ping is
+// answered the server is up, and the opening request gets the bound on any
+// reply, wait, not the longer one on a process's first reply; past it, it
+// got none (errNoReply). A server may answer the ping first and still
+// answer the request: one that handles requests concurrently does.
 func (t *stdioTransport) request(ctx context.Context, s *session, msg []byte, method, name string) ([]byte, error) {
 	if err := t.ensure(); err != nil {
 		return nil, err
@@ -102,8 +104,8 @@ func (t *stdioTransport) request(ctx context.Context, s *session, msg []byte, me
 			return fail(err)
 		}
 	}
-	pinged := 0
 	timer := time.NewTimer(t.bound())
+	up := false // the ping was answered
 	defer timer.Stop()
 	for {
 		select {
@@ -122,17 +124,15 @@ func (t *stdioTransport) request(ctx context.Context, s *session, msg []byte, me
 			case isResp && t.pings[got]:
 				delete(t.pings, got)
 				t.fresh0 = false
-				if !opening {
-					continue
-				}
-				if pinged++; pinged == settleFollowUps {
-					return nil, fmt.Errorf("%w to %s, though the server answered %d pings sent after it", errNoReply, method, pinged)
-				}
-				if err := t.ping(ctx); err != nil {
-					return fail(err)
+				if opening && !up {
+					up = true
+					timer.Reset(t.wait)
 				}
 			}
 		case <-timer.C:
+			if up {
+				return nil, fmt.Errorf("%w to %s within %v, though the server answered a ping sent after it", errNoReply, method, t.wait)
+			}
 			t.drop()
 			return nil, fmt.Errorf("%w: %s: no reply within %v", ErrUnreachable, method, t.bound())
 		case <-ctx.Done():
@@ -143,7 +143,7 @@ func (t *stdioTransport) request(ctx context.Context, s *session, msg []byte, me
 }
 
 // ping sends a ping of the session era's kind (no _meta), whose answer
-// settles whether an era's opening request will be answered.
+// tells that the server is up while an era's opening request waits.
 func (t *stdioTransport) ping(ctx context.Context) error {
 	t.lastPing++
 	id := fmt.Sprintf(`"mcpc-check-ping-%d"`, t.lastPing)
