@@ -54,8 +54,8 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/mcpbookshop/guide/internal/listenaddr"
 	"github.com/mcpbookshop/guide/internal/site"
-	"github.com/mcpbookshop/guide/mcp"
 )
 
 // defaultAddr is where the guide is served unless -addr says otherwise:
@@ -144,7 +144,7 @@ func fileExists(name string) bool {
 // serve serves the guide with Run buttons until interrupted, rebuilding it
 // when its sources change and reloading its open pages.
 func serve(root, addr string) error {
-	addr, err := mcp.HTTPAddr(addr) // a bare port means loopback, as for the chapters
+	addr, err := listenaddr.Resolve(addr) // a bare port means loopback, as for the chapters
 	if err != nil {
 		return err
 	}

@@ -150,9 +150,10 @@ func copyGuide(t *testing.T) string {
 	if err := os.CopyFS(filepath.Join(root, "docs"), os.DirFS(".")); err != nil {
 		t.Fatal(err)
 	}
-	// Every folder a page includes a file from, which
-	// TestCopiedGuideBuilds holds to the pages.
-	for _, dir := range []string{"chapters", "cmd", "deploy", "internal/callpath", "internal/check", "mcp", "sdks", "testdata/scripts"} {
+	// Every folder a page includes a file from, and the core's packages
+	// whose lines :::callpath counts, which TestCopiedGuideBuilds holds
+	// to the pages.
+	for _, dir := range []string{"chapters", "cmd", "deploy", "internal/callpath", "internal/check", "internal/errortable", "internal/jsonwire", "internal/listenaddr", "mcp", "sdks", "testdata/scripts"} {
 		if err := os.CopyFS(filepath.Join(root, dir), os.DirFS(filepath.Join(testRoot, dir))); err != nil {
 			t.Fatal(err)
 		}

@@ -36,8 +36,8 @@ func (c *conn) serveBatch(ctx context.Context, line []byte) {
 		switch {
 		case derr != nil:
 			out[i] = c.srv.fail(derr.id, "", derr.err)
-		case m.IsResponse():
-		case m.IsNotification():
+		case isResponse(m):
+		case isNotification(m):
 			c.cs.notify(m)
 		case isHandlerMethod(*m.Method):
 			ctx, cl := c.cs.track(ctx, m.ID) // before the reader goes on, as run's are

@@ -74,6 +74,14 @@
 //     closed HTTP request is no cancellation: the handler runs on, and its
 //     reply is written (see [Server.HTTPHandler]).
 //
+// A handler makes these errors with one naming rule: the function X returns
+// an *XError, which errors.As finds wrapped or not. [ResourceNotFound] returns
+// a [ResourceNotFoundError], [ResourceFailure] a [ResourceFailureError] (an
+// expected failure other than "not found", sent with its message), and
+// [Internal] an [InternalError] (a tool failure whose text stays in the log).
+// [Error] and [ToolError], which carry more than a message, are written as
+// literals.
+//
 // Every tool error and protocol error is also logged as one structured line
 // on the server's [log/slog] logger (stderr by default). [Options.Observe]
 // sees each failure of a request, and each cancelled request, in its

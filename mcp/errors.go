@@ -28,11 +28,6 @@ const (
 	// CodeUnsupportedProtocolVersion (2026-07-28): the request's protocol
 	// version is not one the server speaks.
 	CodeUnsupportedProtocolVersion = -32022
-
-	// CodeLegacyResourceNotFound is the resource-not-found code of protocol
-	// versions up to 2025-11-25. This server never sends it; clients should
-	// still accept it, as package mcp/client's IsResourceNotFound does.
-	CodeLegacyResourceNotFound = -32002
 )
 
 // Error is a protocol error: a JSON-RPC error object. A handler that returns
@@ -59,26 +54,6 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s (code %d)", e.Message, e.Code)
 }
 
-// StandardMessage returns the message JSON-RPC 2.0 gives a standard code
-// ("Parse error", "Invalid Request", "Method not found", "Invalid params",
-// "Internal error"), or "" for any other code. The server uses these messages
-// for the errors it raises itself, with the detail in data.
-func StandardMessage(code int) string {
-	switch code {
-	case CodeParseError:
-		return "Parse error"
-	case CodeInvalidRequest:
-		return "Invalid Request"
-	case CodeMethodNotFound:
-		return "Method not found"
-	case CodeInvalidParams:
-		return "Invalid params"
-	case CodeInternalError:
-		return "Internal error"
-	}
-	return ""
-}
-
 // ResourceNotFoundError is what a resource handler returns when the resource
 // it was asked for does not exist. The client receives code
 // [CodeInvalidParams] with Message and data {"uri": <requested uri>}, in every
@@ -97,24 +72,24 @@ func ResourceNotFound(format string, args ...any) error {
 	return &ResourceNotFoundError{Message: fmt.Sprintf(format, args...)}
 }
 
-// ResourceError is what a resource handler returns for a failure it
-// expected that is not "not found": the catalog is being reindexed, say.
+// ResourceFailureError is what a resource handler returns for a failure
+// it expected that is not "not found": the catalog is being reindexed, say.
 // The client receives code [CodeInternalError] with Message and data
 // {"uri": <requested uri>}, and the server logs one line at INFO. Any
 // other error from a resource handler is a crash: the client gets only
 // "Internal error" and the URI, and the log gets the error at ERROR.
-type ResourceError struct {
+type ResourceFailureError struct {
 	// Message is sent to the client as the error message.
 	Message string
 }
 
 // Error returns the message.
-func (e *ResourceError) Error() string { return e.Message }
+func (e *ResourceFailureError) Error() string { return e.Message }
 
-// ResourceFailure returns a [ResourceError] whose message is formatted as
-// by fmt.Sprintf.
+// ResourceFailure returns a [ResourceFailureError] whose message is
+// formatted as by fmt.Sprintf.
 func ResourceFailure(format string, args ...any) error {
-	return &ResourceError{Message: fmt.Sprintf(format, args...)}
+	return &ResourceFailureError{Message: fmt.Sprintf(format, args...)}
 }
 
 // InternalError is an error a tool handler marked with [Internal]: its

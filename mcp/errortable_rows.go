@@ -1,10 +1,16 @@
 package mcp
 
-import "bytes"
+import (
+	_ "embed"
 
-// ErrorTableJSON returns the error table as data (errortable.json): one row
-// per error the server sends, with its reply (a JSON-RPC error or a tool
-// result), code, message, data and HTTP statuses, named as the guide
-// anchors them. A program that judges another server's answers against
-// the guide's, as mcpc check does, reads the rows from it.
-func ErrorTableJSON() []byte { return bytes.Clone(errorTableData) }
+	"github.com/mcpbookshop/guide/internal/errortable"
+)
+
+// errorTableData is the error table as data (see TestErrorTableData).
+//
+//go:embed errortable.json
+var errorTableData []byte
+
+// init hands the table as data to the module's own readers (mcpc check)
+// through internal/errortable, outside this package's API.
+func init() { errortable.JSON = errorTableData }

@@ -38,7 +38,7 @@ func TestErrorTableRows(t *testing.T) {
 		}
 		// A row with a standard code and a text in data (the detail) has
 		// the standard message.
-		if std := StandardMessage(row.code); std != "" && row.data != "" && row.data[0] != '{' && row.message != std {
+		if std := standardMessage(row.code); std != "" && row.data != "" && row.data[0] != '{' && row.message != std {
 			t.Errorf("kind %d: message %q with code %d and data %q, want %q", k, row.message, row.code, row.data, std)
 		}
 		for _, status := range []int{row.legacy, row.modern} {
@@ -108,4 +108,24 @@ func TestErrorHTTPStatus(t *testing.T) {
 			t.Errorf("%v (modern %v): status %d, want %d", tt.e, tt.modern, got, tt.want)
 		}
 	}
+}
+
+// standardMessage returns the message JSON-RPC 2.0 gives a standard code
+// ("Parse error", "Invalid Request", "Method not found", "Invalid params",
+// "Internal error"), or "" for any other code: the message of the rows the
+// server raises itself, which give the detail in data.
+func standardMessage(code int) string {
+	switch code {
+	case CodeParseError:
+		return "Parse error"
+	case CodeInvalidRequest:
+		return "Invalid Request"
+	case CodeMethodNotFound:
+		return "Method not found"
+	case CodeInvalidParams:
+		return "Invalid params"
+	case CodeInternalError:
+		return "Internal error"
+	}
+	return ""
 }

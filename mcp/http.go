@@ -228,14 +228,14 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) *httpError {
 	if derr != nil {
 		return &httpError{err: derr.err, id: derr.id}
 	}
-	if v := r.Header.Get(headerProtocolVersion); v != "" && !slices.Contains(SupportedVersions, v) {
-		return &httpError{errUnsupportedVersion.error(SupportedVersions, v), m.ID, methodOf(m), m.Params, false}
+	if v := r.Header.Get(headerProtocolVersion); v != "" && !slices.Contains(supportedVersions, v) {
+		return &httpError{errUnsupportedVersion.error(supportedVersions, v), m.ID, methodOf(m), m.Params, false}
 	}
 	if isModern(r, m) {
 		return h.serveModern(w, r, m)
 	}
 	herr := h.serveLegacy(w, r, m)
-	if herr != nil && !m.IsResponse() {
+	if herr != nil && !isResponse(m) {
 		herr.id, herr.method, herr.params = m.ID, *m.Method, m.Params
 	}
 	return herr
@@ -244,7 +244,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) *httpError {
 // isModern reports whether m is served statelessly: a request other than
 // initialize that carries a modern protocol version in its header or _meta.
 func isModern(r *http.Request, m *message) bool {
-	if m.IsResponse() || *m.Method == "initialize" {
+	if isResponse(m) || *m.Method == "initialize" {
 		return false
 	}
 	return r.Header.Get(headerProtocolVersion) == ModernVersion || bodyVersion(m) != nil
@@ -269,7 +269,7 @@ func methodOf(m *message) string {
 // serveModern serves a stateless request after checking its headers
 // against its body, or returns the refusal of headers that do not match.
 func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *message) *httpError {
-	if m.IsNotification() {
+	if isNotification(m) {
 		w.WriteHeader(http.StatusAccepted) // on HTTP, cancelling is closing the request
 		return nil
 	}
@@ -297,7 +297,7 @@ func (h *httpHandler) reply(w http.ResponseWriter, r *http.Request, status int, 
 
 // serveLegacy serves a message of the session-based protocol.
 func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *message) *httpError {
-	if !m.IsResponse() && !m.IsNotification() && *m.Method == "initialize" {
+	if !isResponse(m) && !isNotification(m) && *m.Method == "initialize" {
 		return h.initialize(w, r, m)
 	}
 	hs, herr := h.session(r)
@@ -308,9 +308,9 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *mes
 	// error: the client only SHOULD repeat the negotiated version, and the
 	// session answers at it (an unsupported version was refused in post).
 	switch {
-	case m.IsResponse():
+	case isResponse(m):
 		w.WriteHeader(http.StatusAccepted) // the server sends no requests
-	case m.IsNotification():
+	case isNotification(m):
 		hs.notify(m)
 		w.WriteHeader(http.StatusAccepted)
 	default:

@@ -13,6 +13,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/mcpbookshop/guide/internal/listenaddr"
 )
 
 // Timeouts of the HTTP server [Server.ServeStreamableHTTP] runs.
@@ -70,25 +72,11 @@ func (s *Server) ServeStreamableHTTP(ctx context.Context, ln net.Listener, opts 
 	return nil
 }
 
-// HTTPAddr returns the address -http ADDR means: a bare port (":8080")
-// listens on the loopback address 127.0.0.1 only; every interface is used
-// only when written out, as "0.0.0.0:8080" or "[::]:8080".
-func HTTPAddr(addr string) (string, error) {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return "", err
-	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	return net.JoinHostPort(host, port), nil
-}
-
 // mainHTTP is [Main] with -http: it serves s over Streamable HTTP at addr,
 // with opts, until SIGINT or SIGTERM, then shuts down gracefully and returns. It
 // announces the endpoint's URL on stderr.
 func mainHTTP(s *Server, addr string, opts *HTTPOptions) {
-	addr, err := HTTPAddr(addr)
+	addr, err := listenaddr.Resolve(addr)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: -http: %v\n", os.Args[0], err)
 		os.Exit(2)

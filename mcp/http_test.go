@@ -437,24 +437,6 @@ func TestHTTPCancelInSession(t *testing.T) {
 	}
 }
 
-func TestHTTPAddr(t *testing.T) {
-	for in, want := range map[string]string{
-		":8080":          "127.0.0.1:8080",
-		":0":             "127.0.0.1:0",
-		"localhost:8080": "localhost:8080",
-		"0.0.0.0:8080":   "0.0.0.0:8080",
-		"[::]:8080":      "[::]:8080",
-		"[::1]:9":        "[::1]:9",
-	} {
-		if got, err := HTTPAddr(in); err != nil || got != want {
-			t.Errorf("HTTPAddr(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	if _, err := HTTPAddr("8080"); err == nil {
-		t.Error(`HTTPAddr("8080"): no error`)
-	}
-}
-
 // TestServeStreamableHTTPShutdown runs in a synctest bubble, on a listener
 // in memory: synctest.Wait returns once the shutdown has begun and waits
 // for the request in flight, with nothing left to chance.

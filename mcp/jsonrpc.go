@@ -6,9 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
-	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
+	"github.com/mcpbookshop/guide/internal/jsonwire"
 )
 
 // message and params are the decoded message and the union of every
@@ -45,7 +44,7 @@ func decode(line []byte) (*message, *decodeError) {
 		return nil, &decodeError{nil, errNotAnObject.error()}
 	}
 	id := m.ID
-	if !validID(id) {
+	if !jsonwire.ValidID(id) {
 		id = nil
 	}
 	badParams := typ != nil && strings.HasPrefix(typ.Field, "params")
@@ -70,22 +69,6 @@ func decode(line []byte) (*message, *decodeError) {
 		return nil, &decodeError{id, errParamType.error(typeErrorValues(typ))}
 	}
 	return m, nil
-}
-
-// validID reports whether a raw id is a JSON number, or a JSON string
-// in valid UTF-8, which the response can echo as it is. An id in invalid
-// UTF-8 is not one: JSON exchanged between systems must be UTF-8 (RFC 8259,
-// section 8.1), so echoing its bytes would make the response invalid JSON,
-// and echoing it repaired (U+FFFD) would answer an id the client never
-// sent; JSON-RPC 2.0 answers a request whose id cannot be read with the id
-// null. internal/lockstep, which judges any server's replies, reads an id
-// so too, and its tests hold it to this reading.
-func validID(id json.RawMessage) bool {
-	if len(id) == 0 {
-		return false
-	}
-	c := id[0]
-	return c == '"' && utf8.Valid(id) || c == '-' || ('0' <= c && c <= '9')
 }
 
 // bufPool recycles the buffers responses are encoded into.

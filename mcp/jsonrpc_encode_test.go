@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
+	"github.com/mcpbookshop/guide/internal/jsonwire"
 )
 
 // encodeCases are texts that exercise every escape.

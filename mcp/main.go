@@ -14,9 +14,10 @@ import (
 // Main runs s as a program: it serves MCP on stdin and stdout until stdin
 // ends or the process gets SIGINT or SIGTERM, then answers the requests
 // still running and returns. With -http ADDR it serves Streamable HTTP
-// instead (see [Server.ServeStreamableHTTP] and [HTTPAddr]), and with
-// -session-prefix starts its legacy session ids with a prefix (see
-// [HTTPOptions.SessionIDPrefix]). Logs go to stderr; stdout carries protocol messages only.
+// instead (see [Server.ServeStreamableHTTP]; a bare port, ":8080", listens
+// on 127.0.0.1 only), and with -session-prefix starts its legacy session ids
+// with a prefix (see [HTTPOptions.SessionIDPrefix]). Logs go to stderr;
+// stdout carries protocol messages only.
 // When stdin is a terminal it first prints a hint on stderr, since a
 // person, not an MCP client, is typing.
 //

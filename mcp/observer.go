@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"time"
 )
@@ -26,27 +25,27 @@ type RequestInfo struct {
 	// in the legacy era, or "" before initialize.
 	ProtocolVersion string
 	// Transport is how the request came in.
-	Transport Transport
+	Transport TransportKind
 	// Traceparent and Tracestate are the W3C Trace Context the client sent
 	// in params._meta["traceparent"] and ["tracestate"], as it sent them
 	// (the server does not check them); "" when absent or not a string.
 	Traceparent, Tracestate string
 }
 
-// Transport is how a request came in, as [RequestInfo] names it.
-type Transport string
+// TransportKind is how a request came in, as [RequestInfo] names it.
+type TransportKind string
 
 // The transports.
 const (
 	// TransportStdio is a stream of lines: [Server.Serve], and [Main]
 	// without -http.
-	TransportStdio Transport = "stdio"
+	TransportStdio TransportKind = "stdio"
 	// TransportHTTP is Streamable HTTP: [Server.HTTPHandler] and
 	// [Server.ServeStreamableHTTP].
-	TransportHTTP Transport = "http"
+	TransportHTTP TransportKind = "http"
 	// TransportDirect is messages handed to [Session.Handle], as package
 	// mcp/client's InProcess hands them.
-	TransportDirect Transport = "direct"
+	TransportDirect TransportKind = "direct"
 )
 
 // Outcome is how a request ended, as the function [Options.Observe]
@@ -176,8 +175,3 @@ func (r *request) observedResult(result any) {
 	}
 	r.finishObserving(out)
 }
-
-// errorTableData is the error table as data (see TestErrorTableData).
-//
-//go:embed errortable.json
-var errorTableData []byte

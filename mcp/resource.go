@@ -51,10 +51,10 @@ type ResourceRequest struct {
 // ResourceHandler reads a resource and returns its text. A read fails in
 // one of three ways, by the error it returns: a [ResourceNotFoundError]
 // (see [ResourceNotFound]) says the resource does not exist, and a
-// [ResourceError] (see [ResourceFailure]) is another failure the handler
-// expected, each sent with its message; an *[Error] is sent verbatim; any
-// other error, or a panic, is logged at ERROR and the client gets an
-// internal error that does not reveal it.
+// [ResourceFailureError] (see [ResourceFailure]) is another failure the
+// handler expected, each sent with its message; an *[Error] is sent
+// verbatim; any other error, or a panic, is logged at ERROR and the client
+// gets an internal error that does not reveal it.
 type ResourceHandler func(ctx context.Context, req *ResourceRequest) (string, error)
 
 // registeredResource is a fixed resource with its handler.
@@ -207,7 +207,7 @@ func (s *Server) runResource(ctx context.Context, r *request, h ResourceHandler,
 	if nf, ok := errors.AsType[*ResourceNotFoundError](err); ok {
 		return "", errResourceNotFound.error(nf.Message, req.URI)
 	}
-	if re, ok := errors.AsType[*ResourceError](err); ok {
+	if re, ok := errors.AsType[*ResourceFailureError](err); ok {
 		return "", errResourceError.error(re.Message, req.URI)
 	}
 	return "", errResourceFailed.withCause(err, req.URI)

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
+	"github.com/mcpbookshop/guide/internal/jsonwire"
 )
 
 // Server is an MCP server: a name, tools and resources. Register everything
@@ -123,8 +123,8 @@ func (s *Server) flushLog() {
 // by [idKey], so that notifications/cancelled can reach them.
 type connState struct {
 	mu        sync.Mutex
-	version   string    // negotiated legacy version; "" before initialize
-	transport Transport // what Options.Observe is told
+	version   string        // negotiated legacy version; "" before initialize
+	transport TransportKind // what Options.Observe is told
 	calls     map[string]*call
 	// closeCancels is set for a 2026-07-28 request over HTTP, whose
 	// context ends when the client closes the request: that cancels the
@@ -152,45 +152,6 @@ type request struct {
 	// closeCancels is its connState's; gaveUp is set when its handler
 	// returned an error that is context.Canceled.
 	closeCancels, gaveUp bool
-}
-
-// dropsReply reports whether r, served with ctx, gets no reply: its
-// handler ran and ctx ended meanwhile, cancelled by the client
-// (notifications/cancelled, or the caller of Session.Handle) or the server
-// (a session's end, shutdown). Where the client's closing its request is
-// what ended ctx (2026-07-28 over HTTP), the reply is dropped only if the
-// handler returned the cancellation: a result it returned anyway is
-// written, since the client may be reading still (a half-close).
-func (r *request) dropsReply(ctx context.Context) bool {
-	return ctx.Err() != nil && isHandlerMethod(r.method) && (!r.closeCancels || r.gaveUp)
-}
-
-// noParams stands in for absent params.
-var noParams = new(params)
-
-// classify decides which era serves m on cs, or returns the error that
-// rejects it: modern _meta wins; then a legacy session; "ping" is allowed
-// before initialize.
-func (s *Server) classify(cs *connState, m *message) (request, *Error) {
-	r := request{id: m.ID, method: *m.Method, params: m.Params, closeCancels: cs.closeCancels}
-	if r.params == nil {
-		r.params = noParams
-	}
-	if meta := r.params.Meta; meta != nil && meta.ProtocolVersion != nil && r.method != "initialize" {
-		v := *meta.ProtocolVersion
-		if v != ModernVersion {
-			return r, errUnsupportedVersion.error(SupportedVersions, v)
-		}
-		if meta.ClientCapabilities == nil {
-			return r, errNoCapabilities.error()
-		}
-		r.modern = true
-		return r, nil
-	}
-	if cs.legacyVersion() == "" && r.method != "initialize" && r.method != "ping" {
-		return r, errNoVersion.error(strings.Join(SupportedVersions, ", "))
-	}
-	return r, nil
 }
 
 // respond serves one request and returns its response line, or nil for
@@ -225,40 +186,32 @@ func (s *Server) respond(ctx context.Context, cs *connState, m *message) ([]byte
 	return s.failRequest(ctx, &r, perr), perr
 }
 
-// fail logs a protocol error that answers no decoded request, or a request
-// refused before it was read, and returns its response line.
-func (s *Server) fail(id json.RawMessage, method string, e *Error) []byte {
-	return s.failRequest(context.Background(), &request{id: id, method: method, params: noParams}, e)
-}
+// noParams stands in for absent params.
+var noParams = new(params)
 
-// failRequest logs the protocol error answering r, at the level of its row
-// in errorTable, ends r's observation with it, and returns its response
-// line. An error the server made is flushed to the log at once, since the
-// process may be about to end.
-func (s *Server) failRequest(ctx context.Context, r *request, e *Error) []byte {
-	level := e.kind.row().level
-	attrs := [5]slog.Attr{slog.String("method", r.method), slog.Int("code", e.Code), slog.String("message", e.Message)}
-	n := 3
-	switch d := e.Data.(type) {
-	case nil:
-	case string:
-		attrs[n], n = slog.String("data", d), n+1
-	case json.RawMessage:
-		attrs[n], n = slog.String("data", string(d)), n+1
-	default:
-		attrs[n], n = slog.Any("data", jsonwire.LogValuer{V: d}), n+1
+// classify decides which era serves m on cs, or returns the error that
+// rejects it: modern _meta wins; then a legacy session; "ping" is allowed
+// before initialize.
+func (s *Server) classify(cs *connState, m *message) (request, *Error) {
+	r := request{id: m.ID, method: *m.Method, params: m.Params, closeCancels: cs.closeCancels}
+	if r.params == nil {
+		r.params = noParams
 	}
-	if e.cause != nil {
-		attrs[n], n = slog.Any("cause", e.cause), n+1
+	if meta := r.params.Meta; meta != nil && meta.ProtocolVersion != nil && r.method != "initialize" {
+		v := *meta.ProtocolVersion
+		if v != ModernVersion {
+			return r, errUnsupportedVersion.error(supportedVersions, v)
+		}
+		if meta.ClientCapabilities == nil {
+			return r, errNoCapabilities.error()
+		}
+		r.modern = true
+		return r, nil
 	}
-	s.log.LogAttrs(ctx, level, "protocol error", attrs[:n]...)
-	if level >= slog.LevelError {
-		s.flushLog()
+	if cs.legacyVersion() == "" && r.method != "initialize" && r.method != "ping" {
+		return r, errNoVersion.error(strings.Join(supportedVersions, ", "))
 	}
-	if r.obs != nil {
-		r.finishObserving(Outcome{ProtocolError: e, Err: e.failure()})
-	}
-	return encodeError(r.id, e)
+	return r, nil
 }
 
 // dispatch runs the method of r. A method the server does not offer (a
@@ -298,6 +251,53 @@ func (s *Server) dispatch(ctx context.Context, cs *connState, r *request) (any, 
 		}
 	}
 	return nil, errMethodNotFound.error(r.method)
+}
+
+// dropsReply reports whether r, served with ctx, gets no reply: its
+// handler ran and ctx ended meanwhile, cancelled by the client
+// (notifications/cancelled, or the caller of Session.Handle) or the server
+// (a session's end, shutdown). Where the client's closing its request is
+// what ended ctx (2026-07-28 over HTTP), the reply is dropped only if the
+// handler returned the cancellation: a result it returned anyway is
+// written, since the client may be reading still (a half-close).
+func (r *request) dropsReply(ctx context.Context) bool {
+	return ctx.Err() != nil && isHandlerMethod(r.method) && (!r.closeCancels || r.gaveUp)
+}
+
+// fail logs a protocol error that answers no decoded request, or a request
+// refused before it was read, and returns its response line.
+func (s *Server) fail(id json.RawMessage, method string, e *Error) []byte {
+	return s.failRequest(context.Background(), &request{id: id, method: method, params: noParams}, e)
+}
+
+// failRequest logs the protocol error answering r, at the level of its row
+// in errorTable, ends r's observation with it, and returns its response
+// line. An error the server made is flushed to the log at once, since the
+// process may be about to end.
+func (s *Server) failRequest(ctx context.Context, r *request, e *Error) []byte {
+	level := e.kind.row().level
+	attrs := [5]slog.Attr{slog.String("method", r.method), slog.Int("code", e.Code), slog.String("message", e.Message)}
+	n := 3
+	switch d := e.Data.(type) {
+	case nil:
+	case string:
+		attrs[n], n = slog.String("data", d), n+1
+	case json.RawMessage:
+		attrs[n], n = slog.String("data", string(d)), n+1
+	default:
+		attrs[n], n = slog.Any("data", jsonwire.LogValuer{V: d}), n+1
+	}
+	if e.cause != nil {
+		attrs[n], n = slog.Any("cause", e.cause), n+1
+	}
+	s.log.LogAttrs(ctx, level, "protocol error", attrs[:n]...)
+	if level >= slog.LevelError {
+		s.flushLog()
+	}
+	if r.obs != nil {
+		r.finishObserving(Outcome{ProtocolError: e, Err: e.failure()})
+	}
+	return encodeError(r.id, e)
 }
 
 // capabilities is the ServerCapabilities object.
@@ -388,7 +388,7 @@ type discoverResult struct {
 // discover serves server/discover.
 func (s *Server) discover(r *request) any {
 	return &discoverResult{
-		SupportedVersions: SupportedVersions,
+		SupportedVersions: supportedVersions,
 		Capabilities:      s.capabilities(),
 		Instructions:      s.opts.Instructions,
 		resultMeta:        s.meta(r),

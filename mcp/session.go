@@ -30,7 +30,7 @@ func (sess *Session) Handle(ctx context.Context, msg []byte) []byte {
 	switch {
 	case derr != nil:
 		return sess.srv.fail(derr.id, "", derr.err)
-	case m.IsResponse(), m.IsNotification():
+	case isResponse(m), isNotification(m):
 		return nil
 	}
 	resp, _ := sess.srv.respond(ctx, &sess.cs, m)

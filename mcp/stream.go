@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
+	"github.com/mcpbookshop/guide/internal/jsonwire"
 )
 
 // Serve serves one connection: it reads newline-delimited JSON-RPC messages
@@ -163,7 +163,7 @@ func (c *conn) tooLong(id json.RawMessage) {
 // id, after members that are valid JSON. It returns nil otherwise, for a
 // reply to null.
 func leadingID(prefix []byte) json.RawMessage {
-	if id := json.RawMessage(jsonwire.LeadingMember(prefix, "id")); validID(id) {
+	if id := json.RawMessage(jsonwire.LeadingMember(prefix, "id")); jsonwire.ValidID(id) {
 		return bytes.Clone(id)
 	}
 	return nil
@@ -188,9 +188,9 @@ func (c *conn) serveLine(ctx context.Context, line []byte) bool {
 		return true
 	}
 	switch {
-	case m.IsResponse():
+	case isResponse(m):
 		// the server sends no requests, so no response is awaited
-	case m.IsNotification():
+	case isNotification(m):
 		c.cs.notify(m)
 	case isHandlerMethod(*m.Method):
 		return c.run(ctx, m)
@@ -200,6 +200,12 @@ func (c *conn) serveLine(ctx context.Context, line []byte) bool {
 	}
 	return true
 }
+
+// isResponse reports whether m is a response rather than a request.
+func isResponse(m *message) bool { return m.Method == nil }
+
+// isNotification reports whether the request m expects no response.
+func isNotification(m *message) bool { return m.ID == nil }
 
 // isHandlerMethod reports whether a method runs user code, and so runs
 // concurrently and can be cancelled; the others are answered in order.
@@ -271,7 +277,7 @@ func (cs *connState) untrack(cl *call) (cancelled bool) {
 // and the spec asks that unknown ones be ignored. So are invalid
 // cancellations, and those of unknown or finished requests.
 func (cs *connState) notify(m *message) {
-	if *m.Method != "notifications/cancelled" || m.Params == nil || !validID(m.Params.RequestID) {
+	if *m.Method != "notifications/cancelled" || m.Params == nil || !jsonwire.ValidID(m.Params.RequestID) {
 		return
 	}
 	cs.mu.Lock()

@@ -93,8 +93,8 @@ func TestToolFailsThreeWays(t *testing.T) {
 	}
 }
 
-// TestResourceFailsThreeWays: not found and a ResourceError are sent with
-// the handler's message and the URI; any other error is "Internal error"
+// TestResourceFailsThreeWays: not found and a ResourceFailureError are
+// sent with the handler's message and the URI; any other error is "Internal error"
 // with the URI, its text only in the log, at ERROR.
 func TestResourceFailsThreeWays(t *testing.T) {
 	s, logs := newTestServer(nil)

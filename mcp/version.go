@@ -13,16 +13,20 @@ const (
 	LatestLegacyVersion = "2025-11-25"
 )
 
-// LegacyVersions lists the versions negotiated by "initialize", newest first.
-var LegacyVersions = []string{LatestLegacyVersion, "2025-06-18", "2025-03-26", "2024-11-05"}
+// LegacyVersions returns the versions negotiated by "initialize", newest
+// first, in a slice of the caller's own.
+func LegacyVersions() []string { return slices.Clone(legacyVersions) }
 
-// SupportedVersions lists every version the server speaks, newest first, as
+// legacyVersions lists the versions negotiated by "initialize", newest first.
+var legacyVersions = []string{LatestLegacyVersion, "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// supportedVersions lists every version the server speaks, newest first, as
 // server/discover and version errors report them.
-var SupportedVersions = append([]string{ModernVersion}, LegacyVersions...)
+var supportedVersions = append([]string{ModernVersion}, legacyVersions...)
 
 // negotiate returns the version an "initialize" asking for requested gets.
 func negotiate(requested string) string {
-	if slices.Contains(LegacyVersions, requested) {
+	if slices.Contains(legacyVersions, requested) {
 		return requested
 	}
 	return LatestLegacyVersion

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpbookshop/guide/mcp"
+	"github.com/mcpbookshop/guide/mcp/client"
 )
 
 // class is the class of a reply: what a verdict compares.
@@ -102,6 +103,8 @@ func Judge(p *Probe, a *Answer) []Verdict {
 // judgeClass judges the class of the answer for p's lesson.
 func judgeClass(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
 	switch {
+	case a.Exit != "" && a.HTTP:
+		return AgainstMust, "no HTTP response: " + a.Exit, qReply
 	case a.Exit != "":
 		return AgainstMust, "the server exited: " + a.Exit, qReply
 	case a.Overlong:
@@ -123,7 +126,7 @@ func judgeClass(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
 		return NotChecked, why, nil
 	}
 	if c.kind == "" && !silentOK {
-		if a.HTTP {
+		if a.HTTP && !a.Silent {
 			return AgainstMust, fmt.Sprintf("HTTP %d with no JSON-RPC response", a.Status), qReply
 		}
 		return AgainstMust, "no reply within " + a.Wait + ", though it answered a request sent after it", qReply
@@ -147,7 +150,7 @@ func judgeClass(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
 	case LessonCall:
 		return judgeCall(p, c)
 	case LessonLargeArgument:
-		return AsGuide, "it answered with a " + c.kind, nil
+		return judgeLarge(a, c)
 	}
 	panic("check: no judgment for lesson " + p.Lesson)
 }
@@ -159,10 +162,15 @@ func orNone(id string) string {
 	return id
 }
 
-// asRow returns AsGuide when c is of row's class (over HTTP with its
-// status too), and otherwise Allowed, saying what differs.
+// asRow returns AsGuide when c is of the class of p's row (over HTTP with
+// its status too), and otherwise Allowed, saying what differs.
 func asRow(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
-	r := guideRow(p.Row)
+	return asNamedRow(p.Row, a)
+}
+
+// asNamedRow is asRow for the row called name.
+func asNamedRow(name string, a *Answer) (Kind, string, *Quote) {
+	r := guideRow(name)
 	if a.HTTP {
 		if want := r.status(a.Version == mcp.ModernVersion); want != 0 && a.Status != want {
 			return Allowed, fmt.Sprintf("HTTP %d where the guide sends %d", a.Status, want), nil
@@ -184,6 +192,10 @@ func judgeUnknownTool(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
 }
 
 func judgeValidation(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
+	if l, ok := stackTrace(texts(a.Reply), a.Sent); ok && (c.kind == "tool error" || c.kind == "error") {
+		// A validator refuses arguments; it does not crash on them.
+		return AgainstMust, fmt.Sprintf("a %s with %s: the handler ran with the invalid arguments and failed", c.kind, l.what), qValidate
+	}
 	switch c.kind {
 	case "tool error":
 		k, d, q := asRow(p, a, c)
@@ -202,6 +214,22 @@ func judgeValidation(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
 		return AgainstShould, d, qToolErrorsInResult
 	}
 	return AgainstMust, "a " + c.kind + " without isError: the handler ran with the invalid arguments", qValidate
+}
+
+// judgeLarge judges the answer to a very large string where the schema
+// states no bound: the guide's core takes it (its limit on a message is
+// 4 MiB), so its handler answers, with a result or a tool error.
+func judgeLarge(a *Answer, c class) (Kind, string, *Quote) {
+	switch {
+	case c.kind == "result" || c.kind == "tool error":
+		k, d, q := asNamedRow("tool-error", a)
+		return k, join("a "+c.kind+": the string reached the handler, as the schema allows", d), q
+	case c.kind == "error" && c.code == mcp.CodeInvalidRequest:
+		return Allowed, "-32600: a limit on the message's size below the string's; the schema states no maxLength, so the model cannot know the limit", nil
+	case c.kind == "error":
+		return AgainstShould, fmt.Sprintf("a JSON-RPC error %d to arguments the schema allows, which the model never reads", c.code), qToolErrorsInResult
+	}
+	return Allowed, "a " + c.kind, nil
 }
 
 // judgeBadMessage judges the answer to a message that is not a valid
@@ -256,7 +284,7 @@ func judgeVersion(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
 		switch {
 		case r.ProtocolVersion == unsupportedVersion:
 			return AgainstMust, "it answered with the version it was asked for", qNegotiate
-		case slices.Contains(mcp.LegacyVersions, r.ProtocolVersion):
+		case slices.Contains(mcp.LegacyVersions(), r.ProtocolVersion):
 			return AsGuide, "it offered " + r.ProtocolVersion, nil
 		}
 		return Allowed, fmt.Sprintf("it offered %q, a version this check does not know", r.ProtocolVersion), nil
@@ -283,9 +311,9 @@ func judgeNotFound(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
 			}
 		}
 		return asRow(p, a, c)
-	case c.kind == "error" && c.code == mcp.CodeLegacyResourceNotFound && !modern:
+	case c.kind == "error" && c.code == client.CodeLegacyResourceNotFound && !modern:
 		return Allowed, "-32002, the code of the specs up to 2025-11-25 (the guide sends -32602 in every era, as SEP-2164 has it)", nil
-	case c.kind == "error" && c.code == mcp.CodeLegacyResourceNotFound:
+	case c.kind == "error" && c.code == client.CodeLegacyResourceNotFound:
 		return AgainstMust, "-32002 at 2026-07-28", qRetired
 	case c.kind == "error" && modern:
 		return AgainstMust, fmt.Sprintf("code %d", c.code), qNotFound
@@ -325,8 +353,8 @@ func judgeCall(p *Probe, c class) (Kind, string, *Quote) {
 
 // join joins two sentences of a detail.
 func join(a, b string) string {
-	if a == "" {
-		return b
+	if a == "" || b == "" {
+		return a + b
 	}
 	return a + "; " + b
 }
@@ -342,6 +370,8 @@ func replyForm(p *Probe, a *Answer, c class) string {
 	switch {
 	case p.Lesson == LessonCancellation && a.Exit == "" && !a.Hung:
 		s = "the next request answered"
+	case a.Exit != "" && a.HTTP:
+		s = "no HTTP response"
 	case a.Exit != "":
 		s = "the server exited"
 	case a.Overlong:

@@ -43,6 +43,12 @@ func TestJudge(t *testing.T) {
 		{"validation, -32602 at 2025-06-18", LessonValidation, "invalid-arguments", "1", old, false, 0, errWith("-32602", ""), false, Allowed, "before 2025-11-25"},
 		{"validation, a result", LessonValidation, "invalid-arguments", "1", legacy, false, 0, result, false, AgainstMust, "handler ran"},
 
+		{"large argument, a result", LessonLargeArgument, "", "1", modern, false, 0, result, false, AsGuide, "reached the handler"},
+		{"large argument, a tool error", LessonLargeArgument, "", "1", modern, false, 0, toolError, false, AsGuide, ""},
+		{"large argument, a tool error, HTTP 400", LessonLargeArgument, "", "1", modern, true, 400, toolError, false, Allowed, "HTTP 400 where the guide sends 200"},
+		{"large argument, -32600", LessonLargeArgument, "", "1", modern, false, 0, errWith("-32600", ""), false, Allowed, "maxLength"},
+		{"large argument, -32603", LessonLargeArgument, "", "1", legacy, false, 0, errWith("-32603", ""), false, AgainstShould, "never reads"},
+
 		{"malformed line, -32700", LessonMalformedLine, "parse-error", "", modern, false, 0, nullID("-32700"), false, AsGuide, ""},
 		{"malformed line, silence", LessonMalformedLine, "parse-error", "", modern, false, 0, "", true, Allowed, "no reply"},
 		{"malformed line, another code", LessonMalformedLine, "parse-error", "", modern, false, 0, nullID("-32600"), false, Allowed, "code -32600"},
@@ -93,6 +99,35 @@ func TestJudge(t *testing.T) {
 				t.Errorf("%v quotes %q", v.Kind, v.Quote.Text)
 			}
 		})
+	}
+}
+
+// TestJudgeValidationTrace: arguments that break the schema answered with
+// a stack trace, as a tool error or a JSON-RPC error, show that a handler
+// ran with them and failed: against the MUST to validate, not as the
+// guide; and the trace is reported as a leak besides.
+func TestJudgeValidationTrace(t *testing.T) {
+	p := &Probe{Lesson: LessonValidation, Row: "invalid-arguments", ID: "1", Prop: "q"}
+	trace := `panic: runtime error: index out of range [0] with length 0\n\ngoroutine 7 [running]:\nmain.search(...)`
+	for _, reply := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + trace + `"}],"isError":true}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"` + trace + `"}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Traceback (most recent call last):\n  File \"app.py\", line 3"}],"isError":true}}`,
+	} {
+		a := &Answer{Version: "2026-07-28", Reply: []byte(reply), Received: texts([]byte(reply))}
+		vs := Judge(p, a)
+		if v := vs[0]; v.Kind != AgainstMust || v.Quote != qValidate || !strings.Contains(v.Detail, "handler ran") {
+			t.Errorf("%s: got %v (%s), want against the MUST to validate", reply, v.Kind, v.Detail)
+		}
+		if len(vs) < 2 || vs[1].Kind != Leaks {
+			t.Errorf("%s: the trace is not reported as a leak: %+v", reply, vs)
+		}
+	}
+	// The text the check sent, echoed, is no trace of the server's.
+	a := &Answer{Version: "2026-07-28", Sent: []string{"at main.go:12 panic: x"},
+		Reply: []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"q is required; you sent at main.go:12 panic: x"}],"isError":true}}`)}
+	if v := Judge(p, a)[0]; v.Kind != AsGuide {
+		t.Errorf("an echo: got %v (%s), want as the guide", v.Kind, v.Detail)
 	}
 }
 

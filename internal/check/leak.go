@@ -14,6 +14,7 @@ import (
 type leak struct {
 	what  string // "a Go panic trace"
 	quote string // the text that shows it, shortened
+	trace bool   // a stack trace
 }
 
 // leakPatterns are the kinds of internals the scan finds, in the order it
@@ -23,21 +24,22 @@ var leakPatterns = []struct {
 	what  string
 	re    *regexp.Regexp
 	hints []string
+	trace bool // a stack trace: the code that handled the request failed
 }{
 	{"a Go panic trace", regexp.MustCompile(`(?m)(^|\b)panic: .+|goroutine \d+ \[[a-z ]+\]:|runtime/debug\.Stack|runtime\.gopanic`),
-		[]string{"panic: ", "goroutine ", "runtime/debug.stack", "runtime.gopanic"}},
+		[]string{"panic: ", "goroutine ", "runtime/debug.stack", "runtime.gopanic"}, true},
 	{"a Python traceback", regexp.MustCompile(`Traceback \(most recent call last\)|File "[^"]+", line \d+`),
-		[]string{"traceback (most recent call last)", `file "`}},
+		[]string{"traceback (most recent call last)", `file "`}, true},
 	{"a JavaScript stack", regexp.MustCompile(`(?m)^\s*at (?:async )?[\w$.<>\[\] ]*\(?(?:file://)?[\w/\\:.@-]+\.[cm]?[jt]sx?:\d+:\d+\)?`),
-		[]string{"at "}},
+		[]string{"at "}, true},
 	{"a Java stack", regexp.MustCompile(`\bat [\w$]+(?:\.[\w$<>]+)+\((?:[\w$]+\.(?:java|kt|scala)(?::\d+)?|Native Method|Unknown Source)\)|Exception in thread "|\b(?:java|javax|jakarta)\.[\w.]+(?:Exception|Error)\b`),
-		[]string{"at ", `exception in thread "`, "java", "jakarta."}},
+		[]string{"at ", `exception in thread "`, "java", "jakarta."}, true},
 	{"an SQL statement", regexp.MustCompile(`\b(?:SELECT\s+[\w*,. ()"]+\s+FROM|INSERT\s+INTO|UPDATE\s+[\w."]+\s+SET|DELETE\s+FROM)\s+[\w."]+`), // as drivers print them: in capitals
-		[]string{"select", "insert", "update", "delete"}},
+		[]string{"select", "insert", "update", "delete"}, false},
 	{"a database driver's error", regexp.MustCompile(`(?i)\bSQLSTATE\b|\bpq: |\bORA-\d{5}\b|\bError \d{4} \(\w{5}\)|\bsqlite3?\b.*error|syntax error at or near|no such table:|no such column:|duplicate key value violates|violates (?:foreign key|unique|not-null) constraint|psycopg2?\.|sqlalchemy\.exc|\bSequelize\w*Error\b|\bPrismaClient\w*Error\b`),
-		[]string{"sqlstate", "pq: ", "ora-", "error ", "sqlite", "syntax error at or near", "no such table:", "no such column:", "duplicate key value violates", "violates ", "psycopg", "sqlalchemy.exc", "sequelize", "prismaclient"}},
+		[]string{"sqlstate", "pq: ", "ora-", "error ", "sqlite", "syntax error at or near", "no such table:", "no such column:", "duplicate key value violates", "violates ", "psycopg", "sqlalchemy.exc", "sequelize", "prismaclient"}, false},
 	{"a source path with a line number", regexp.MustCompile(`(?:[A-Za-z]:\\|/)?(?:[\w.@-]+[/\\])+[\w.-]+\.(?:` + strings.Join(sourceExts, "|") + `):\d+`),
-		sourceHints()},
+		sourceHints(), false},
 }
 
 // sourceExts are the extensions of the source files whose paths, with a
@@ -72,10 +74,21 @@ func scanLeaks(texts, sent []string) []leak {
 				continue
 			}
 			seen[p.what] = true
-			leaks = append(leaks, leak{p.what, excerpt(text, loc[0], loc[1])})
+			leaks = append(leaks, leak{p.what, excerpt(text, loc[0], loc[1]), p.trace})
 		}
 	}
 	return leaks
+}
+
+// stackTrace returns the first stack trace the texts show, the strings
+// the check sent taken out; ok is false when they show none.
+func stackTrace(texts, sent []string) (l leak, ok bool) {
+	for _, l := range scanLeaks(texts, sent) {
+		if l.trace {
+			return l, true
+		}
+	}
+	return leak{}, false
 }
 
 // removeEchoes blanks out of text every string of sent long enough to

@@ -3,17 +3,19 @@ package check
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// TestLinksResolve: every section a verdict links, on the guide's pages
-// and on Your SDK, is a heading of the English page, so that no verdict
-// leads nowhere.
+// TestLinksResolve: every lesson whose probes name no row of the error
+// table links a section of the guide of its own, and every
+// section a verdict links, on the guide's pages and on Your SDK, is a
+// heading of the English page, so that no verdict leads nowhere.
 func TestLinksResolve(t *testing.T) {
 	r := &Report{Eras: []*Era{{}}}
 	for _, lesson := range []string{LessonUnknownTool, LessonValidation, LessonMalformedLine, LessonUnknownMethod, LessonInvalidRequest,
-		LessonBatch, LessonUnsupportedVersion, LessonResourceNotFound, LessonCancellation, LessonInternals, LessonStdout, LessonCall} {
+		LessonBatch, LessonUnsupportedVersion, LessonResourceNotFound, LessonCancellation, LessonInternals, LessonStdout, LessonLargeArgument, LessonCall} {
 		r.Eras[0].Verdicts = append(r.Eras[0].Verdicts, Verdict{Lesson: lesson})
 	}
 	for _, row := range []string{"unknown-tool", "invalid-arguments", "parse-error", "method-not-found", "jsonrpc-version", "bad-id",
@@ -23,6 +25,9 @@ func TestLinksResolve(t *testing.T) {
 	r.Link(DefaultBaseURL, "en")
 	n := 0
 	for _, v := range r.Eras[0].Verdicts {
+		if slices.Contains([]string{LessonCancellation, LessonInternals, LessonStdout, LessonLargeArgument}, v.Lesson) && v.Guide == "" {
+			t.Errorf("lesson %s, whose probes name no row, links no section of the guide", v.Lesson)
+		}
 		for _, link := range []string{v.Guide, v.SDK} {
 			if link == "" {
 				continue

@@ -30,6 +30,8 @@ func section(v *Verdict) string {
 		return "handler-failures.html#panic"
 	case v.Lesson == LessonStdout:
 		return "troubleshooting.html#not-jsonrpc"
+	case v.Lesson == LessonLargeArgument:
+		return "tool-errors.html#bounds"
 	case v.Row != "":
 		return "errors.html#" + v.Row
 	}

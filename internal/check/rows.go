@@ -6,10 +6,11 @@ import (
 	"regexp"
 	"sync"
 
-	"github.com/mcpbookshop/guide/mcp"
+	"github.com/mcpbookshop/guide/internal/errortable"
+	"github.com/mcpbookshop/guide/mcp" // which sets errortable.JSON
 )
 
-// row is a row of the guide's error table, as mcp.ErrorTableJSON gives it:
+// row is a row of the guide's error table, as internal/errortable holds it:
 // the class of the answer the guide sends.
 type row struct {
 	Name       string `json:"name"`
@@ -23,8 +24,11 @@ type row struct {
 // rows returns the error table's rows by name.
 var rows = sync.OnceValue(func() map[string]*row {
 	var table struct{ Rows []*row }
-	if err := json.Unmarshal(mcp.ErrorTableJSON(), &table); err != nil || len(table.Rows) == 0 {
+	if err := json.Unmarshal(errortable.JSON, &table); err != nil {
 		panic("check: the error table does not decode: " + err.Error())
+	}
+	if len(table.Rows) == 0 {
+		panic("check: the error table has no rows; is package mcp imported?")
 	}
 	m := make(map[string]*row, len(table.Rows))
 	for _, r := range table.Rows {

@@ -14,7 +14,7 @@ type Config struct {
 
 	Era    string   // "modern", "legacy", or "" for every era the server speaks
 	Tools  []string // the tools whose bounds may be probed with arguments that keep the others valid
-	Call   bool     // probe every tool so, and call each once with arguments that fit its schema
+	Call   bool     // probe every tool as Tools does, and call each once with arguments that fit its schema
 	DryRun bool     // discover, then plan every probe and send none
 
 	Wait  time.Duration // the bound on the wait for one reply (default 5s)

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"net"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
@@ -24,6 +26,9 @@ func TestMain(m *testing.M) {
 	case len(os.Args) > 1 && os.Args[1] == "silent-legacy-server":
 		checktest.SilentLegacyServer()
 		os.Exit(0)
+	case len(os.Args) > 1 && os.Args[1] == "no-tools-server":
+		checktest.NoTools()
+		os.Exit(0)
 	case len(os.Args) > 2 && os.Args[1] == "forking-server":
 		forkingServer(os.Args[2])
 		os.Exit(0)
@@ -40,66 +45,140 @@ func TestMain(m *testing.M) {
 func verdictKey(v Verdict) string { return v.Lesson + " · " + v.Target }
 
 // TestWrongServer checks that the server built to be wrong gets exactly the
-// verdicts it deserves, each within the check's bounds.
+// verdicts it deserves, each within the check's bounds: over stdio and over
+// Streamable HTTP, in both eras it speaks.
 func TestWrongServer(t *testing.T) {
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
-	r, err := Run(ctx, &Config{Command: []string{os.Args[0], "wrong-server"}, Wait: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]Kind{
-		"unknown-tool · mcpc-check-no-such-tool":                     Allowed, // a tool error
-		"validation · tool panicky: q missing":                       AsGuide, // a tool error, though a panic's
-		"internals · validation · tool panicky: q missing":           Leaks,   // ... that leaks a Go trace
+	// The verdicts every transport and era share.
+	common := map[string]Kind{
+		"unknown-tool · mcpc-check-no-such-tool":                     Allowed,     // a tool error
+		"validation · tool panicky: q missing":                       AgainstMust, // a tool error, but a panic's: the handler ran
+		"internals · validation · tool panicky: q missing":           Leaks,       // ... and it leaks a Go trace
 		"internals · validation · tool panicky: q of the wrong type": Leaks,
 		"internals · validation · tool lookup: id missing":           Leaks, // SQL and a driver error
 		"internals · validation · tool lookup: id of the wrong type": Leaks,
-		"validation · tool panicky: q of the wrong type":             AsGuide,       //
+		"validation · tool panicky: q of the wrong type":             AgainstMust,   //
 		"validation · tool lookup: id missing":                       AgainstShould, // -32603, not a tool error
 		"validation · tool lookup: id of the wrong type":             AgainstShould,
 		"validation · tool echo: text missing":                       AsGuide, // the echo of "server/main.go:12" is not a leak
 		"validation · tool echo: text of the wrong type":             AsGuide,
 		"validation · tool echo: at missing":                         AsGuide,
-		"malformed-line · not JSON":                                  AgainstMust, // it crashed
+		"malformed-line · not JSON":                                  AgainstMust, // it crashed, or dropped the connection
 		"unknown-method · mcpc-check/no-such-method":                 AgainstMust, // it hung
 		`invalid-request · "jsonrpc": "1.0"`:                         Allowed,     // served anyway
 		"invalid-request · an id that is an object":                  AgainstMust, // echoed the id
-		"stdout · invalid-request · an id that is an object":         AgainstMust, // chatter on stdout
-		"batch · two tools/list":                                     NotChecked,  // a reply past the bound, never ended
-		"unsupported-version · 1900-01-01":                           AgainstMust, // a flood
-		"resource-not-found · template books://{title}":              AgainstMust, // empty contents
-		"resource-not-found · a URI that matches nothing":            AgainstMust, // -32002
+		"batch · two tools/list":                                     NotChecked,  // a reply past the bound (over stdio, never ended)
 		"cancellation · tools/list":                                  AgainstMust, // silent after it
+		"cancellation · a request in flight":                         NotChecked,  // a list is answered at once
 	}
-	got := map[string]Kind{}
+	// What each transport and era adds, or judges otherwise.
+	differs := map[string]map[string]Kind{
+		"stdio 2026-07-28": {
+			"stdout · invalid-request · an id that is an object": AgainstMust, // chatter on stdout
+			"unsupported-version · 1900-01-01":                   AgainstMust, // a flood, stopped at 32 MiB
+			"resource-not-found · template books://{title}":      AgainstMust, // empty contents
+			"resource-not-found · a URI that matches nothing":    AgainstMust, // -32002
+		},
+		"stdio 2025-11-25": {
+			"stdout · invalid-request · an id that is an object": AgainstMust,
+			"unsupported-version · initialize 1900-01-01":        AgainstMust,   // it agreed to 1900-01-01
+			"resource-not-found · template books://{title}":      AgainstShould, // empty contents, in a session
+			"resource-not-found · a URI that matches nothing":    Allowed,       // -32002, in a session
+		},
+		"HTTP 2026-07-28": {
+			"unsupported-version · 1900-01-01":                NotChecked, // a flood: the body is longer than the check reads
+			"resource-not-found · template books://{title}":   AgainstMust,
+			"resource-not-found · a URI that matches nothing": AgainstMust,
+			"cancellation · tools/list":                       AsGuide, // a closed stream of an answered request: the next one is answered
+		},
+		"HTTP 2025-11-25": {
+			"unsupported-version · initialize 1900-01-01":     AgainstMust,
+			"resource-not-found · template books://{title}":   AgainstShould,
+			"resource-not-found · a URI that matches nothing": Allowed,
+		},
+	}
+	srv := httptest.NewServer(checktest.WrongHTTP())
+	t.Cleanup(srv.Close)
+	for _, cfg := range []*Config{{Command: []string{os.Args[0], "wrong-server"}}, {URL: srv.URL}} {
+		transport := "stdio"
+		if cfg.URL != "" {
+			transport = "HTTP"
+		}
+		t.Run(transport, func(t *testing.T) {
+			t.Parallel()
+			// A bound far past the few seconds it takes: under -race, the
+			// leak scan of the replies past 1 MiB takes most of a minute.
+			ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+			defer cancel()
+			cfg.Wait = 2 * time.Second
+			r, err := Run(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Eras) != 2 {
+				t.Errorf("got %d eras, want 2 (the wrong server speaks 2026-07-28 and 2025-11-25)", len(r.Eras))
+			}
+			for _, e := range r.Eras {
+				want := maps.Clone(common)
+				maps.Copy(want, differs[e.Transport+" "+e.Version])
+				got := map[string]Kind{}
+				for _, v := range e.Verdicts {
+					if verdictKey(v) == "batch · two tools/list" && !strings.Contains(v.Reply, `over 1 MiB, starting {"error":{"code":-32600,"message":"xxx`) {
+						t.Errorf("%s: batch: the reply shows as %q, not its start", e.Version, v.Reply)
+					}
+					if k, seen := got[verdictKey(v)]; seen && k != v.Kind {
+						t.Errorf("%s: %s: two verdicts, %v and %v", e.Version, verdictKey(v), k, v.Kind)
+					}
+					got[verdictKey(v)] = max(got[verdictKey(v)], v.Kind)
+				}
+				for k, w := range want {
+					if got[k] != w {
+						t.Errorf("%s: %s: got %v, want %v", e.Version, k, got[k], w)
+					}
+				}
+				for k, g := range got {
+					if _, ok := want[k]; !ok {
+						t.Errorf("%s: %s: an unexpected verdict, %v", e.Version, k, g)
+					}
+				}
+			}
+			if !r.Fails() {
+				t.Error("the report does not fail")
+			}
+			if t.Failed() {
+				r.WriteText(testWriter{t})
+			}
+		})
+	}
+}
+
+// TestNoTools: a server with no tools gets the verdicts the same answers
+// get from a server with tools. Its invalid requests ask for a list it
+// offers (resources/list), which it serves as any request, as the wrong
+// server serves tools/list; a tools/list would have met its -32601, which
+// echoes the object id and is judged against a MUST.
+func TestNoTools(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	r, err := Run(ctx, &Config{Command: []string{os.Args[0], "no-tools-server"}, Wait: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := false
 	for _, e := range r.Eras {
 		for _, v := range e.Verdicts {
-			if verdictKey(v) == "batch · two tools/list" && !strings.HasPrefix(v.Reply, `over 1 MiB, starting {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"xxx`) {
-				t.Errorf("batch: the reply shows as %q, not its start", v.Reply)
+			if v.Kind.Fails() {
+				t.Errorf("%s: %v (%s)", verdictKey(v), v.Kind, v.Detail)
 			}
-			if k, seen := got[verdictKey(v)]; seen && k != v.Kind {
-				t.Errorf("%s: two verdicts, %v and %v", verdictKey(v), k, v.Kind)
+			if verdictKey(v) == "invalid-request · an id that is an object" {
+				seen = true
+				if v.Kind != Allowed || !strings.HasPrefix(v.Request, `{"id":{"mcpc":"check"},"jsonrpc":"2.0","method":"resources/list"`) {
+					t.Errorf("the object id: %v (%s), sent as %s; want another answer the spec allows, to resources/list", v.Kind, v.Detail, v.Request)
+				}
 			}
-			got[verdictKey(v)] = max(got[verdictKey(v)], v.Kind)
 		}
 	}
-	delete(got, "internals · ")
-	for k, w := range want {
-		if got[k] != w {
-			t.Errorf("%s: got %v, want %v", k, got[k], w)
-		}
-	}
-	for k, g := range got {
-		if _, ok := want[k]; !ok {
-			t.Errorf("%s: an unexpected verdict, %v", k, g)
-		}
-	}
-	if len(r.Eras) != 1 {
-		t.Errorf("got %d eras, want 1 (the wrong server speaks 2026-07-28 only)", len(r.Eras))
-	}
-	if !r.Fails() {
-		t.Error("the report does not fail")
+	if !seen {
+		t.Error("no verdict on the object id")
 	}
 	if t.Failed() {
 		r.WriteText(testWriter{t})

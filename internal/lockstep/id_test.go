@@ -11,8 +11,9 @@ import (
 
 // TestIDReadAsTheCore checks that lockstep reads a request's id as the
 // core does: an id lockstep reads is the one the core's reply echoes, and
-// an id it cannot read is one the core answers with null. Invalid UTF-8 is
-// the case the two once read apart.
+// an id it cannot read is one the core answers with null. Both read an id
+// with jsonwire.ValidID; invalid UTF-8 is the case the two once read apart,
+// when each had its own copy.
 func TestIDReadAsTheCore(t *testing.T) {
 	session := mcp.NewServer("ids", "1.0.0", nil).NewSession()
 	for _, id := range []string{

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"unicode/utf8"
+
+	"github.com/mcpbookshop/guide/internal/jsonwire"
 )
 
 // ExpectsReply reports whether a server owes line a reply. JSON-RPC 2.0
@@ -47,7 +48,7 @@ func ExpectsReply(line []byte) bool {
 		return true
 	}
 	notification := m.ID == nil && m.Method != nil && *m.Method != ""
-	response := m.Method == nil && validID(m.ID) && (m.Result != nil || m.Error != nil)
+	response := m.Method == nil && jsonwire.ValidID(m.ID) && (m.Result != nil || m.Error != nil)
 	return !notification && !response
 }
 
@@ -89,20 +90,22 @@ func cancels(line []byte) (string, bool) {
 			RequestID json.RawMessage `json:"requestId"`
 		} `json:"params"`
 	}
-	if json.Unmarshal(line, &m) != nil || m.Method != "notifications/cancelled" || !validID(m.Params.RequestID) {
+	if json.Unmarshal(line, &m) != nil || m.Method != "notifications/cancelled" || !jsonwire.ValidID(m.Params.RequestID) {
 		return "", false
 	}
 	return compact(m.Params.RequestID), true
 }
 
 // ID returns the id, compacted, of a line that is one JSON-RPC message, a
-// request or a response, whose id is a string or a number; false for a
-// line with no such id (a notification, an id null, a batch, not JSON).
+// request or a response, whose id is a string or a number as the server
+// reads one (jsonwire.ValidID: a string in invalid UTF-8 is none); false
+// for a line with no such id (a notification, an id null, a batch, not
+// JSON).
 func ID(line []byte) (string, bool) {
 	var m struct {
 		ID json.RawMessage `json:"id"`
 	}
-	if json.Unmarshal(line, &m) != nil || !validID(m.ID) {
+	if json.Unmarshal(line, &m) != nil || !jsonwire.ValidID(m.ID) {
 		return "", false
 	}
 	return compact(m.ID), true
@@ -113,18 +116,6 @@ func compact(id json.RawMessage) string {
 	var b bytes.Buffer
 	json.Compact(&b, id)
 	return b.String()
-}
-
-// validID reports whether a raw id is a number, or a string in valid UTF-8,
-// as JSON-RPC requires of the id of a response that can be matched. A
-// string in invalid UTF-8 is no id: JSON exchanged between systems must be
-// UTF-8 (RFC 8259, section 8.1), and a server can echo it neither as it is,
-// which would not be JSON, nor repaired, which would be another id; it
-// answers such a request as one whose id cannot be read, to null. This is
-// the core's reading (validID in package mcp), which TestIDReadAsTheCore
-// holds it to.
-func validID(id json.RawMessage) bool {
-	return len(id) > 0 && (id[0] == '"' && utf8.Valid(id) || id[0] == '-' || '0' <= id[0] && id[0] <= '9')
 }
 
 // envelope is the part of a JSON-RPC message the checks read.

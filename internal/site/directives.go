@@ -148,7 +148,7 @@ var directives = []*directive{
 	{
 		name:    "also",
 		syntax:  ":::also FILE NAME...",
-		example: ":::also mcp/internal/jsonwire/decode.go messageScanner.str messageScanner.strPtr",
+		example: ":::also internal/jsonwire/decode.go messageScanner.str messageScanner.strPtr",
 		help: "On a page with `:::callpath`, names functions of FILE that a walked call also runs, which the page does not show with `:::go` (the scanner's small helpers, say): " +
 			"they are shown by their doc comment and signature, without their bodies, and the build checks each name against the pin as `:::callpath` says. " +
 			"NAME is as `:::go` takes it (`Type.Method` for a method). Fails when FILE declares no such function, and on a page without `:::callpath`.",

@@ -74,7 +74,7 @@
 //	:::sdks sdks/lessons.json
 //	:::file deploy/nginx/mcp.conf nginx
 //	:::callpath internal/callpath/walks.json success tool-error read-not-found
-//	:::also mcp/internal/jsonwire/decode.go messageScanner.str messageScanner.strPtr
+//	:::also internal/jsonwire/decode.go messageScanner.str messageScanner.strPtr
 //
 // go includes declarations by name (Type.Method for a method, (Name) for the
 // whole const, var or type group that declares Name), a region between

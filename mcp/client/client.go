@@ -211,7 +211,7 @@ func (c *Conn) initialize(ctx context.Context, o *Options) error {
 	if err := decodeResult("initialize", res, &r); err != nil {
 		return err
 	}
-	if !slices.Contains(mcp.LegacyVersions, r.ProtocolVersion) {
+	if !slices.Contains(mcp.LegacyVersions(), r.ProtocolVersion) {
 		return fmt.Errorf("mcp: the server answered initialize with protocol version %q, which this client does not speak", r.ProtocolVersion)
 	}
 	c.version = r.ProtocolVersion
@@ -276,17 +276,23 @@ func (c *Conn) ReadResource(ctx context.Context, uri string) ([]mcp.ResourceCont
 	return r.Contents, nil
 }
 
+// CodeLegacyResourceNotFound is the resource-not-found code of the protocol
+// versions up to 2025-11-25. Servers that follow SEP-2164, as package mcp
+// does, send [mcp.CodeInvalidParams] instead, in every version; a client
+// should still accept it, as [IsResourceNotFound] does.
+const CodeLegacyResourceNotFound = -32002
+
 // IsResourceNotFound reports whether err is a protocol error saying that a
 // resource does not exist: code [mcp.CodeInvalidParams] with the URI in
 // data.uri, as servers send it since SEP-2164, or the older
-// [mcp.CodeLegacyResourceNotFound].
+// [CodeLegacyResourceNotFound].
 func IsResourceNotFound(err error) bool {
 	var e *mcp.Error
 	if !errors.As(err, &e) {
 		return false
 	}
 	switch e.Code {
-	case mcp.CodeLegacyResourceNotFound:
+	case CodeLegacyResourceNotFound:
 		return true
 	case mcp.CodeInvalidParams:
 		data, _ := e.Data.(map[string]any)

@@ -397,7 +397,7 @@ func TestIsResourceNotFound(t *testing.T) {
 	}{
 		{&mcp.Error{Code: mcp.CodeInvalidParams, Message: "gone", Data: map[string]any{"uri": "a://b"}}, true},
 		{fmt.Errorf("reading: %w", &mcp.Error{Code: mcp.CodeInvalidParams, Data: map[string]any{"uri": "a://b"}}), true},
-		{&mcp.Error{Code: mcp.CodeLegacyResourceNotFound, Message: "gone"}, true},
+		{&mcp.Error{Code: CodeLegacyResourceNotFound, Message: "gone"}, true},
 		{&mcp.Error{Code: mcp.CodeInvalidParams, Message: "bad"}, false},
 		{&mcp.Error{Code: mcp.CodeInvalidParams, Data: map[string]any{"uri": 7}}, false},
 		{&mcp.Error{Code: mcp.CodeInternalError, Data: map[string]any{"uri": "a://b"}}, false},

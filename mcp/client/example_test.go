@@ -69,7 +69,7 @@ func ExampleCommand() {
 // Servers up to protocol version 2025-11-25 said "not found" with -32002;
 // since SEP-2164 they send -32602 with the URI in data. Both are not found.
 func ExampleIsResourceNotFound() {
-	legacy := &mcp.Error{Code: mcp.CodeLegacyResourceNotFound, Message: "Resource not found"}
+	legacy := &mcp.Error{Code: client.CodeLegacyResourceNotFound, Message: "Resource not found"}
 	modern := &mcp.Error{Code: mcp.CodeInvalidParams, Message: "No such book", Data: map[string]any{"uri": "books://Nothing"}}
 	other := &mcp.Error{Code: mcp.CodeInvalidParams, Message: "Unknown tool: get_title"}
 	fmt.Println(client.IsResourceNotFound(legacy), client.IsResourceNotFound(modern), client.IsResourceNotFound(other))

@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/mcpbookshop/guide/mcp/internal/jsonwire"
+	"github.com/mcpbookshop/guide/internal/jsonwire"
 )
 
 // Checker is an input schema compiled once, at registration. It covers

@@ -104,7 +104,7 @@ func checkScanValue(t *testing.T, data []byte) {
 }
 
 // FuzzScanValue looks for a text that ScanValue reads otherwise than
-// encoding/json: go test -run '^$' -fuzz FuzzScanValue ./mcp/internal/jsonwire/
+// encoding/json: go test -run '^$' -fuzz FuzzScanValue ./internal/jsonwire/
 func FuzzScanValue(f *testing.F) {
 	for _, line := range edgeLines {
 		f.Add([]byte(line))

@@ -76,12 +76,6 @@ func (p *Passed) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// IsNotification reports whether a request expects no response.
-func (m *Message) IsNotification() bool { return m.ID == nil }
-
-// IsResponse reports whether m is a response rather than a request.
-func (m *Message) IsResponse() bool { return m.Method == nil }
-
 // DecodeMessage decodes a line into a Message as [Unmarshal] does, error
 // texts included. A plain line (valid UTF-8; each field of Message,
 // Params and RequestMeta given once, and not null, but for the Passed
@@ -355,6 +349,24 @@ func LeadingMember(prefix []byte, name string) jsontext.Value {
 			return v
 		}
 	}
+}
+
+// ValidID reports whether id, a JSON value as decoding leaves it (or empty,
+// for none), is a JSON-RPC id a response can echo as it is: a number, or a
+// string in valid UTF-8. A string in invalid UTF-8 is none. JSON exchanged
+// between systems must be UTF-8 (RFC 8259, section 8.1); echoing its bytes
+// would make the response invalid JSON, and echoing it repaired, as
+// encoding/json would decode it (each bad byte U+FFFD), would answer an id
+// the client never sent. JSON-RPC 2.0 answers a request whose id cannot be
+// read with the id null. Null, booleans, objects and arrays are no ids
+// either. The server (package mcp) and internal/lockstep, which judges any
+// server's replies, both read an id with ValidID.
+func ValidID(id []byte) bool {
+	if len(id) == 0 {
+		return false
+	}
+	c := id[0]
+	return c == '"' && utf8.Valid(id) || c == '-' || ('0' <= c && c <= '9')
 }
 
 // Decoder decodes a tool's arguments into values of type T. A [Value]

@@ -35,7 +35,7 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 }
 
 // FuzzAppendString looks for a text that AppendString encodes differently
-// from encoding/json: go test -run '^$' -fuzz FuzzAppendString ./mcp/internal/jsonwire/
+// from encoding/json: go test -run '^$' -fuzz FuzzAppendString ./internal/jsonwire/
 func FuzzAppendString(f *testing.F) {
 	for _, s := range stringCases {
 		f.Add(s)

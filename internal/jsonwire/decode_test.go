@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/mcpbookshop/guide/internal/exchange"
 )
 
 // edgeLines are lines on which the scanner, Unmarshal and encoding/json
@@ -76,22 +76,6 @@ var edgeLines = []string{
 	`{"title":"Dune","title":"Neuromancer"}`,
 	`{"title":"a\u0000b\\n\"c"}`,
 	`{"title":null}`,
-}
-
-// pinnedLines returns the lines the clients send in the chapters' pinned
-// scripts (testdata/scripts/*/*.txtar, files req/*).
-func pinnedLines(t testing.TB) [][]byte {
-	reqs, err := exchange.PinnedRequests("../../../testdata/scripts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines [][]byte
-	for _, req := range reqs {
-		for line := range bytes.Lines(req) {
-			lines = append(lines, bytes.TrimSuffix(line, []byte("\n")))
-		}
-	}
-	return lines
 }
 
 // checkScanMessage fails unless the line, when scanMessage scans it,
@@ -199,31 +183,6 @@ func members(data []byte) (map[string]jsontext.Value, bool) {
 func show(m *Message) string {
 	b, _ := json.Marshal(m)
 	return string(b)
-}
-
-// TestScanMessageMatchesUnmarshal checks scanMessage against Unmarshal
-// on the cases and the pinned lines, which must all be scanned.
-func TestScanMessageMatchesUnmarshal(t *testing.T) {
-	for _, line := range edgeLines {
-		checkScanMessage(t, []byte(line))
-	}
-	for _, line := range pinnedLines(t) {
-		if !checkScanMessage(t, line) && plainLine(line) {
-			t.Errorf("pinned line %q not scanned", line)
-		}
-	}
-}
-
-// FuzzScanMessage looks for a line that scanMessage decodes otherwise
-// than Unmarshal: go test -run '^$' -fuzz FuzzScanMessage ./mcp/internal/jsonwire/
-func FuzzScanMessage(f *testing.F) {
-	for _, line := range edgeLines {
-		f.Add([]byte(line))
-	}
-	for _, line := range pinnedLines(f) {
-		f.Add(line)
-	}
-	f.Fuzz(func(t *testing.T, line []byte) { checkScanMessage(t, line) })
 }
 
 // TestTraceContextIsPassedOn checks that the trace context keys of _meta
@@ -368,7 +327,7 @@ func benchUnmarshal[T any](b *testing.B, data []byte, f func([]byte, *T) error) 
 }
 
 // FuzzUnmarshal looks for a line on which Unmarshal and encoding/json
-// differ: go test -run '^$' -fuzz FuzzUnmarshal ./mcp/internal/jsonwire/
+// differ: go test -run '^$' -fuzz FuzzUnmarshal ./internal/jsonwire/
 func FuzzUnmarshal(f *testing.F) {
 	for _, line := range edgeLines {
 		f.Add([]byte(line))
@@ -491,7 +450,7 @@ func checkDecoder[T any](t *testing.T, data []byte) (filled bool) {
 }
 
 // FuzzDecoder looks for arguments on which a Decoder and Unmarshal differ:
-// go test -run '^$' -fuzz FuzzDecoder ./mcp/internal/jsonwire/
+// go test -run '^$' -fuzz FuzzDecoder ./internal/jsonwire/
 func FuzzDecoder(f *testing.F) {
 	for _, s := range argValues {
 		f.Add([]byte(s))
@@ -501,4 +460,47 @@ func FuzzDecoder(f *testing.F) {
 		checkDecoder[shelf](t, data)
 		checkDecoder[map[string]any](t, data)
 	})
+}
+
+// TestValidID holds the one reading of a JSON-RPC id that the server and
+// internal/lockstep share. A string in invalid UTF-8 is JSON to
+// encoding/json (json.Valid accepts it, and Unmarshal repairs each bad byte
+// to U+FFFD), but no id: the case checks that json.Valid accepts each such
+// id, so that what refuses it is the UTF-8 rule alone.
+func TestValidID(t *testing.T) {
+	for _, tt := range []struct {
+		id          string
+		valid       bool
+		invalidUTF8 bool
+	}{
+		{`1`, true, false},
+		{`0`, true, false},
+		{`-7`, true, false},
+		{`1.5e3`, true, false},
+		{`"a"`, true, false},
+		{`""`, true, false},
+		{`"caf\u00e9"`, true, false},
+		{"\"caf\u00e9\"", true, false},
+		{`"\ud800"`, true, false},         // an escaped lone surrogate is valid UTF-8 text, echoed as sent
+		{"\"a\xffb\"", false, true},       // a stray byte
+		{"\"\xc3\"", false, true},         // a cut sequence
+		{"\"\xed\xa0\x80\"", false, true}, // a surrogate encoded in UTF-8
+		{"\"\xc0\xaf\"", false, true},     // an overlong encoding
+		{`null`, false, false},
+		{`true`, false, false},
+		{`false`, false, false},
+		{`{}`, false, false},
+		{`[1]`, false, false},
+		{``, false, false},
+	} {
+		if got := ValidID([]byte(tt.id)); got != tt.valid {
+			t.Errorf("ValidID(%q) = %v, want %v", tt.id, got, tt.valid)
+		}
+		if tt.invalidUTF8 {
+			var s string
+			if !json.Valid([]byte(tt.id)) || json.Unmarshal([]byte(tt.id), &s) != nil || !strings.ContainsRune(s, utf8.RuneError) {
+				t.Errorf("%q: encoding/json does not read it as a string repaired with U+FFFD, as the case says", tt.id)
+			}
+		}
+	}
 }
