@@ -105,8 +105,8 @@ func TestWrongServer(t *testing.T) {
 		}
 		t.Run(transport, func(t *testing.T) {
 			t.Parallel()
-			// A bound far past the few seconds it takes: under -race, the
-			// leak scan of the replies past 1 MiB takes most of a minute.
+			// A bound far past the few seconds it takes (under -race on a
+			// busy machine, about 20 s over stdio).
 			ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 			defer cancel()
 			cfg.Wait = 2 * time.Second
