@@ -13,15 +13,7 @@ import (
 // as the spec allows, which is how the check finds quickly that it does not
 // speak 2026-07-28; the rest it answers as the guide does.
 func SilentLegacyServer() {
-	out := bufio.NewWriter(os.Stdout)
-	reply := func(id json.RawMessage, member string, v any) {
-		if id == nil {
-			id = json.RawMessage("null")
-		}
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, member: v})
-		out.Write(append(b, '\n'))
-		out.Flush()
-	}
+	reply := replier()
 	fail := func(id json.RawMessage, code int, message string, data any) {
 		e := map[string]any{"code": code, "message": message}
 		if data != nil {
