@@ -68,12 +68,10 @@ func startStdio(argv []string) (*stdio, error) {
 // reaped.
 func (s *stdio) read(out io.Reader) {
 	r := bufio.NewReaderSize(out, 64<<10)
-	total := 0
 	var cur []byte
 	n, passed := 0, false // the bytes of the current line so far; whether its start was passed
 	for {
 		chunk, err := r.ReadSlice('\n')
-		total += len(chunk)
 		s.midLine.Store(len(chunk) > 0 && chunk[len(chunk)-1] != '\n')
 		s.bytesRead.Add(int64(len(chunk)))
 		n += len(bytes.TrimSuffix(chunk, []byte("\n")))
@@ -84,7 +82,7 @@ func (s *stdio) read(out io.Reader) {
 				passed = true
 			}
 		}
-		if total > maxTotal {
+		if s.bytesRead.Load() > maxTotal {
 			s.flood = true
 			killGroup(s.cmd)
 			io.Copy(io.Discard, out)
