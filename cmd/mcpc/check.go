@@ -17,9 +17,10 @@ import (
 
 // The exit statuses of check, distinct from the other commands'.
 const (
-	exitCheckUsage  = 2 // bad usage of check
+	exitCheckUsage  = 2 // bad usage of check, or a -junit file it cannot write
 	exitFindings    = 5 // a verdict against a MUST, or internals leaked
 	exitUnreachable = 6 // the server could not be started or reached, or spoke no era
+	exitStopped     = 7 // -timeout ran out (or Ctrl-C) before the end: the verdicts so far are printed
 )
 
 // languages are the guide's languages, which -lang takes.
@@ -46,7 +47,10 @@ against a SHOULD (does not fail); against a MUST (fails); leaks internals
 (fails); not checked. -timeout (mcpc's flag) bounds the whole check.
 
 Exit status: 0 clean (no verdict against a MUST, nothing leaked), 5 findings,
-6 server unreachable or not started, 2 bad usage of check.
+6 server unreachable or not started, 7 stopped by -timeout (or Ctrl-C) before
+its end (the verdicts found so far are printed and written, the lessons not
+reached are not checked), 2 bad usage of check or a -junit file it cannot
+write.
 
 Flags:
 `
@@ -67,7 +71,7 @@ func checkCommand(ctx context.Context, args, server []string, url string, era cl
 	tools := fs.String("tools", "", "comma-separated tool `NAMES` whose bounds may be probed with arguments that keep the others valid")
 	call := fs.Bool("call", false, "probe every tool as -tools does, and call each once with arguments generated to fit its schema")
 	dryRun := fs.Bool("dry-run", false, "discover, then print every request the check would send, and send none")
-	wait := fs.Duration("wait", 5*time.Second, "the bound on the wait for one reply")
+	wait := fs.Duration("wait", 5*time.Second, "the bound on the wait for one reply (over stdio, on a silence in it)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitResult
@@ -103,13 +107,28 @@ func checkCommand(ctx context.Context, args, server []string, url string, era cl
 	case client.EraLegacy:
 		cfg.Era = "legacy"
 	}
-	r, err := check.Run(ctx, cfg)
-	if err != nil {
-		fmt.Fprintf(stderr, "mcpc check: %v\n", err)
-		if check.IsUnreachable(err) {
-			return exitUnreachable
+	var report *os.File // -junit's, created before the check so that a path that cannot be written costs no run
+	if *junit != "" && !*dryRun {
+		f, err := os.Create(*junit)
+		if err != nil {
+			return usageErr("-junit: the report cannot be written: %v", err)
 		}
-		return exitFailure
+		report = f
+		defer func() {
+			if report != nil { // no report was written: leave no empty one behind
+				report.Close()
+				os.Remove(*junit)
+			}
+		}()
+	}
+	r, err := check.Run(ctx, cfg)
+	stopped := errors.Is(err, check.ErrStopped)
+	if err != nil && (!stopped || *dryRun) {
+		fmt.Fprintf(stderr, "mcpc check: %v\n", err)
+		if stopped {
+			return exitStopped
+		}
+		return exitUnreachable
 	}
 	if *dryRun {
 		r.WritePlan(stdout)
@@ -121,20 +140,22 @@ func checkCommand(ctx context.Context, args, server []string, url string, era cl
 	} else {
 		r.WriteText(stdout)
 	}
-	if *junit != "" {
-		f, err := os.Create(*junit)
-		if err == nil {
-			err = r.WriteJUnit(f)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
+	if report != nil {
+		err := r.WriteJUnit(report)
+		if cerr := report.Close(); err == nil {
+			err = cerr
 		}
+		report = nil
 		if err != nil {
-			fmt.Fprintf(stderr, "mcpc check: -junit: %v\n", err)
-			return exitFailure
+			fmt.Fprintf(stderr, "mcpc check: -junit: writing the report to %s: %v\n", *junit, err)
+			return exitCheckUsage
 		}
 	}
-	if r.Fails() {
+	switch {
+	case stopped:
+		fmt.Fprintf(stderr, "mcpc check: %v; the verdicts found so far are printed, and the lessons it did not reach are not checked\n", err)
+		return exitStopped
+	case r.Fails():
 		return exitFindings
 	}
 	return exitResult

@@ -43,7 +43,9 @@
 //	0  clean: no answer against a MUST of the spec, nothing leaked
 //	5  findings: an answer against a MUST, or internals leaked
 //	6  the server could not be started or reached, or spoke no era
-//	2  bad usage of check
+//	7  stopped by -timeout (or Ctrl-C) before its end: the verdicts found
+//	   so far are printed, the lessons not reached are not checked
+//	2  bad usage of check, or a -junit file it cannot write
 //
 // For raw, the status is that of the worst reply. Under "go run", which
 // exits 1 whenever its program fails, the status shows as the line
@@ -104,9 +106,11 @@ The response is printed as indented JSON (raw: each reply as it came).
 Exit status: 0 result, 3 tool error (isError), 4 protocol error
 (JSON-RPC error), 1 bad usage or transport failure; for check: 0 clean,
 5 findings (an answer against a MUST of the spec, or internals leaked),
-6 server unreachable or not started, 2 bad usage of check. Under "go run" the
-status shows as "exit status N" and go run itself exits 1; for the status
-itself, build mcpc: go build ./cmd/mcpc
+6 server unreachable or not started, 7 stopped by -timeout before its end
+(the verdicts found so far are printed), 2 bad usage of check or a -junit
+file it cannot write. Under "go run" the status shows as "exit status N"
+and go run itself exits 1; for the status itself, build mcpc:
+go build ./cmd/mcpc
 
 Examples, from the root of the guide, by outcome (exit status):
   a result (0):
@@ -165,7 +169,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	cmdArgs := fs.Args()
 	if len(cmdArgs) > 0 && cmdArgs[0] == "check" {
-		ctx, cancel := context.WithTimeout(ctx, *timeout)
+		ctx, cancel := context.WithTimeoutCause(ctx, *timeout, fmt.Errorf("-timeout %v ran out", *timeout))
 		defer cancel()
 		return checkCommand(ctx, cmdArgs[1:], server, *url, era, stdout, stderr)
 	}

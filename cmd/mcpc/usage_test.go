@@ -1,9 +1,14 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,4 +94,70 @@ func shellWords(t *testing.T, line string) []string {
 		words = append(words, w.String())
 	}
 	return words
+}
+
+// TestCheckStatusesNamed holds the exit statuses of check together: every
+// status checkCommand can return (a constant it returns, read from its
+// source) is named in mcpc -h, in check -h, in the package doc and on the
+// page Check your server (section status), and none of them names another.
+func TestCheckStatusesNamed(t *testing.T) {
+	fset := token.NewFileSet()
+	values := map[string]string{} // the exit constants of package main, by name
+	var returned []string
+	for _, name := range []string{"main.go", "check.go"} {
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if v, ok := n.(*ast.ValueSpec); ok && len(v.Values) == len(v.Names) {
+				for i, id := range v.Names {
+					if lit, ok := v.Values[i].(*ast.BasicLit); ok && strings.HasPrefix(id.Name, "exit") {
+						values[id.Name] = lit.Value
+					}
+				}
+			}
+			if fn, ok := n.(*ast.FuncDecl); ok && fn.Name.Name == "checkCommand" {
+				ast.Inspect(fn, func(n ast.Node) bool {
+					if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) == 1 {
+						if id, ok := r.Results[0].(*ast.Ident); ok && !slices.Contains(returned, values[id.Name]) {
+							returned = append(returned, values[id.Name])
+						}
+					}
+					return true
+				})
+			}
+			return true
+		})
+	}
+	slices.Sort(returned)
+	if len(returned) < 4 || slices.Contains(returned, "") {
+		t.Fatalf("checkCommand returns the statuses %q: a status that is not an exit constant of main.go or check.go?", returned)
+	}
+	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "check", "en.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := os.ReadFile("main.go")
+	for _, text := range []struct{ name, text, start, end, status string }{
+		{"mcpc -h", usage, "for check:", "Under", `(?:^|[ ,\n])(\d) `},
+		{"mcpc check -h", checkHelp, "Exit status:", "Flags:", `(?:^|[ ,\n])(\d) `},
+		{"the package doc (main.go)", string(doc), "check has statuses of its own", "For raw", `(?m)^//\t(\d)  `},
+		{"docs/check/en.md, section status", string(page), "{#status}", "\n## ", `(?m)^- \*\*(\d)\*\*:`},
+	} {
+		_, part, ok := strings.Cut(text.text, text.start)
+		part, _, _ = strings.Cut(part, text.end)
+		if !ok {
+			t.Errorf("%s: no %q, where check's exit statuses start", text.name, text.start)
+			continue
+		}
+		var named []string
+		for _, m := range regexp.MustCompile(text.status).FindAllStringSubmatch(part, -1) {
+			named = append(named, m[1])
+		}
+		slices.Sort(named)
+		if !slices.Equal(slices.Compact(named), returned) {
+			t.Errorf("%s names the statuses %v of check; checkCommand returns %v", text.name, named, returned)
+		}
+	}
 }

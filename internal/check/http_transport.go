@@ -196,6 +196,9 @@ func (t *httpTransport) exchange(ctx context.Context, s *session, p *Probe) *Ans
 		if len(got.replies()) == 0 && len(got.body) > 0 {
 			a.Received = append(a.Received, string(got.body))
 		}
+		if got.overlong && a.Reply == nil { // its start, cut
+			a.Reply = got.body
+		}
 	}
 	if p.Settle || p.Close || p.Lesson == LessonCancellation {
 		follow, method, _ := s.followUp()

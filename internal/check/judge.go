@@ -103,12 +103,12 @@ func Judge(p *Probe, a *Answer) []Verdict {
 // judgeClass judges the class of the answer for p's lesson.
 func judgeClass(p *Probe, a *Answer, c class) (Kind, string, *Quote) {
 	switch {
-	case a.Overlong:
-		return NotChecked, "the reply is longer than the check reads; its start is shown", nil
 	case a.Exit != "" && a.HTTP:
 		return AgainstMust, "no HTTP response: " + a.Exit, qReply
 	case a.Exit != "":
 		return AgainstMust, "the server exited: " + a.Exit, qReply
+	case a.Overlong:
+		return NotChecked, fmt.Sprintf("the reply is longer than the %d MiB the check reads; its start is shown", maxLine>>20), nil
 	case a.Hung && p.Lesson == LessonCancellation:
 		return AgainstMust, "no reply to the request sent after the cancellation within " + a.Wait, qReply
 	case a.Hung:
@@ -374,6 +374,8 @@ func replyForm(p *Probe, a *Answer, c class) string {
 		s = "no HTTP response"
 	case a.Exit != "":
 		s = "the server exited"
+	case a.Overlong:
+		s = fmt.Sprintf("over %d MiB, starting %s", maxLine>>20, shorten(string(a.Reply), 72))
 	case a.Hung:
 		s = "no reply within " + a.Wait
 	case c.kind == "error":

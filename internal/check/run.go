@@ -46,9 +46,16 @@ func (r *Report) Fails() bool {
 	return false
 }
 
-// Run checks the server that cfg names in each era it speaks. An error
-// wrapping ErrUnreachable says the server could not be started or reached,
-// or spoke no era; ctx ending stops the check, and the server.
+// ErrStopped is wrapped by the error of a check that its context ended
+// before its end (mcpc's -timeout, Ctrl-C), with the context's cause: the
+// report holds the verdicts found so far, and says of each lesson the check
+// did not reach that it was not checked, and why.
+var ErrStopped = errors.New("the check stopped before its end")
+
+// Run checks the server that cfg names in each era it speaks. Its error
+// wraps ErrStopped when ctx ended first, and the report is the part done;
+// otherwise it wraps ErrUnreachable: the server could not be started or
+// reached, or no era could be checked.
 func Run(ctx context.Context, cfg *Config) (*Report, error) {
 	if cfg.Wait <= 0 {
 		cfg.Wait = 5 * time.Second
@@ -69,28 +76,38 @@ func Run(ctx context.Context, cfg *Config) (*Report, error) {
 		if cfg.Era == "modern" && !modern || cfg.Era == "legacy" && modern {
 			continue
 		}
+		name := "a session era"
+		if modern {
+			name = "2026-07-28"
+		}
+		notChecked := func(why string) {
+			r.Eras = append(r.Eras, &Era{Version: name, Transport: base.name(), Verdicts: []Verdict{{Lesson: "era", Version: name, Kind: NotChecked, Detail: why}}})
+		}
+		if ctx.Err() != nil {
+			notChecked("the check stopped before it: " + context.Cause(ctx).Error())
+			continue
+		}
 		era, err := checkEra(ctx, cfg, base.fresh(), modern)
 		switch {
+		case era != nil:
+			r.Eras = append(r.Eras, era)
+			checked++
 		case ctx.Err() != nil:
-			return r, ctx.Err()
+			notChecked("the check stopped before it knew whether the server speaks this era: " + context.Cause(ctx).Error())
 		case err != nil:
 			if failed == nil {
 				failed = err
 			}
-			name := "a session era"
-			if modern {
-				name = "2026-07-28"
-			}
-			r.Eras = append(r.Eras, &Era{Version: name, Transport: base.name(), Verdicts: []Verdict{{Lesson: "era", Version: name, Kind: NotChecked,
-				Detail: "the era could not be checked: " + err.Error()}}})
-		case era != nil:
-			r.Eras = append(r.Eras, era)
-			checked++
+			notChecked("the era could not be checked: " + err.Error())
 		}
 	}
 	switch {
+	case ctx.Err() != nil:
+		return r, fmt.Errorf("%w: %w", ErrStopped, context.Cause(ctx))
 	case checked > 0:
 		return r, nil
+	case failed != nil && !errors.Is(failed, ErrUnreachable):
+		return r, fmt.Errorf("%w: %w", ErrUnreachable, failed)
 	case failed != nil:
 		return r, failed
 	}
@@ -98,7 +115,9 @@ func Run(ctx context.Context, cfg *Config) (*Report, error) {
 }
 
 // checkEra checks one era over its own connection; it returns nil when the
-// server does not speak the era.
+// server does not speak the era. When ctx ends during the probes, the era
+// holds the verdicts found so far, and one not checked for each probe not
+// answered.
 func checkEra(ctx context.Context, cfg *Config, t transport, modern bool) (*Era, error) {
 	defer t.close()
 	s := &session{cfg: cfg, t: t, modern: modern}
@@ -118,7 +137,7 @@ func checkEra(ctx context.Context, cfg *Config, t transport, modern bool) (*Era,
 		return era, nil
 	}
 	leaked := false
-	for _, p := range pl.probes {
+	for i, p := range pl.probes {
 		var a *Answer
 		if p.Fresh {
 			fs := &session{cfg: cfg, t: t.fresh(), modern: modern, version: s.version}
@@ -127,8 +146,15 @@ func checkEra(ctx context.Context, cfg *Config, t transport, modern bool) (*Era,
 		} else {
 			a = t.exchange(ctx, s, p)
 		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		if ctx.Err() != nil {
+			era.Verdicts = append(era.Verdicts, stopped(ctx, p, s.version, true))
+			for _, q := range pl.probes[i+1:] {
+				era.Verdicts = append(era.Verdicts, stopped(ctx, q, s.version, false))
+			}
+			era.Verdicts = append(era.Verdicts, pl.skips...)
+			era.Verdicts = append(era.Verdicts, Verdict{Lesson: LessonInternals, Version: s.version, Kind: NotChecked,
+				Detail: "the check stopped before its end, so not every text was received: " + context.Cause(ctx).Error()})
+			return era, ctx.Err()
 		}
 		a.Sent = append(a.Sent, cat.published...)
 		for _, v := range Judge(p, a) {
@@ -144,5 +170,15 @@ func checkEra(ctx context.Context, cfg *Config, t transport, modern bool) (*Era,
 	return era, nil
 }
 
-// IsUnreachable reports whether err says the server could not be reached.
-func IsUnreachable(err error) bool { return errors.Is(err, ErrUnreachable) }
+// stopped is the verdict on a probe that the end of ctx left unanswered:
+// sent, and stopped while the check waited, or never sent.
+func stopped(ctx context.Context, p *Probe, version string, sent bool) Verdict {
+	v := Verdict{Lesson: p.Lesson, Target: p.Target, Version: version, Row: p.Row, Kind: NotChecked}
+	if sent {
+		v.Request, v.Reply = p.Short, "no answer before the check stopped"
+		v.Detail = "the check stopped while it waited for the answer: " + context.Cause(ctx).Error()
+	} else {
+		v.Detail = "the check stopped before it: " + context.Cause(ctx).Error()
+	}
+	return v
+}

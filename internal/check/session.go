@@ -44,6 +44,10 @@ type session struct {
 // the server or reach it.
 var ErrUnreachable = errors.New("the server could not be reached")
 
+// errNoReply says that a request of the check's own got no reply, though
+// the server answered the requests sent after it.
+var errNoReply = errors.New("no reply")
+
 // id returns the next request id.
 func (s *session) id() int {
 	s.lastID++
@@ -117,7 +121,7 @@ func (s *session) open(ctx context.Context) (bool, error) {
 		s.version = mcp.ModernVersion
 		res, err := s.call(ctx, "server/discover", "", nil)
 		var perr *mcp.Error
-		if errors.As(err, &perr) {
+		if errors.As(err, &perr) || errors.Is(err, errNoReply) {
 			return false, nil
 		}
 		if err != nil {
@@ -135,7 +139,7 @@ func (s *session) open(ctx context.Context) (bool, error) {
 	s.version = ""
 	res, err := s.call(ctx, "initialize", "", initParams(mcp.LatestLegacyVersion))
 	var perr *mcp.Error
-	if errors.As(err, &perr) {
+	if errors.As(err, &perr) || errors.Is(err, errNoReply) {
 		return false, nil
 	}
 	if err != nil {

@@ -2,11 +2,13 @@ package check
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os/exec"
+	"sync/atomic"
 	"time"
 )
 
@@ -32,6 +34,9 @@ type stdio struct {
 	err    error         // how it exited, once exited is closed
 	stderr *tail
 	flood  bool // it wrote more than maxTotal and was stopped
+
+	bytesRead atomic.Int64 // all the bytes read from its stdout
+	midLine   atomic.Bool  // the last byte read does not end a line
 }
 
 // startStdio starts argv as a server in a process group of its own.
@@ -55,24 +60,29 @@ func startStdio(argv []string) (*stdio, error) {
 	return s, nil
 }
 
-// read passes the server's output line by line, each cut at maxLine, and
-// stops the server once it wrote more than maxTotal; at the end of the
-// output it reaps the server.
+// read passes the server's output line by line. A line longer than
+// maxLine is passed as soon as maxLine of its bytes are read, cut and
+// marked overlong, and the rest of it is read and dropped: a reply is too
+// long by the bytes read, however long they take to come. Once the server
+// wrote more than maxTotal it is stopped; at the end of the output it is
+// reaped.
 func (s *stdio) read(out io.Reader) {
 	r := bufio.NewReaderSize(out, 64<<10)
-	total := 0
 	var cur []byte
-	overlong := false
+	n, passed := 0, false // the bytes of the current line so far; whether its start was passed
 	for {
 		chunk, err := r.ReadSlice('\n')
-		total += len(chunk)
-		if room := maxLine - len(cur); room > 0 {
-			cur = append(cur, chunk[:min(len(chunk), room)]...)
+		s.midLine.Store(len(chunk) > 0 && chunk[len(chunk)-1] != '\n')
+		s.bytesRead.Add(int64(len(chunk)))
+		n += len(bytes.TrimSuffix(chunk, []byte("\n")))
+		if !passed {
+			cur = append(cur, chunk[:min(len(chunk), maxLine-len(cur))]...)
+			if n > maxLine {
+				s.lines <- received{cur, true}
+				passed = true
+			}
 		}
-		if len(cur) >= maxLine && len(chunk) > 0 && chunk[len(chunk)-1] != '\n' {
-			overlong = true
-		}
-		if total > maxTotal {
+		if s.bytesRead.Load() > maxTotal {
 			s.flood = true
 			killGroup(s.cmd)
 			io.Copy(io.Discard, out)
@@ -81,10 +91,10 @@ func (s *stdio) read(out io.Reader) {
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if len(cur) > 0 {
-			s.lines <- received{cur, overlong}
+		if len(cur) > 0 && !passed {
+			s.lines <- received{cur, false}
 		}
-		cur, overlong = nil, false
+		cur, n, passed = nil, 0, false
 		if err != nil {
 			break
 		}
@@ -92,6 +102,17 @@ func (s *stdio) read(out io.Reader) {
 	close(s.lines)
 	s.err = s.cmd.Wait()
 	close(s.exited)
+}
+
+// arriving returns a count of the bytes read that changes while a line is
+// coming and stays the same while the server is silent between lines: a
+// wait for a reply is a bound on silence, and a line still arriving
+// extends it.
+func (s *stdio) arriving() int64 {
+	if !s.midLine.Load() {
+		return -1
+	}
+	return s.bytesRead.Load()
 }
 
 // write sends one message, bounded by ctx: a server that reads nothing

@@ -16,6 +16,11 @@ type stdioTransport struct {
 	proc   *stdio
 	needed bool // the process was replaced: the session must open again
 	fresh0 bool // no reply has come from this process yet
+
+	// pings holds the ids of the pings sent after an era's opening request
+	// (compact JSON) whose answers may still come: they answer nothing.
+	pings    map[string]bool
+	lastPing int
 }
 
 func (t *stdioTransport) name() string { return "stdio" }
@@ -69,19 +74,38 @@ func (t *stdioTransport) notify(ctx context.Context, s *session, msg []byte, met
 	return t.proc.write(ctx, msg)
 }
 
+// request sends a request of the check's own and waits for its reply. The
+// request that opens an era (server/discover, initialize) may get none from
+// a server of the other era that ignores the methods it does not know: a
+// ping follows it (allowed before initialize in the session era, and
+// answered, if only with an error, in 2026-07-28). Once the ping is
+// answered the server is up, and the opening request gets the bound on any
+// reply, wait, not the longer one on a process's first reply; past it, it
+// got none (errNoReply). A server may answer the ping first and still
+// answer the request: one that handles requests concurrently does.
 func (t *stdioTransport) request(ctx context.Context, s *session, msg []byte, method, name string) ([]byte, error) {
 	if err := t.ensure(); err != nil {
 		return nil, err
 	}
 	id, _ := readRequestID(msg)
-	if err := t.proc.write(ctx, msg); err != nil {
+	opening := method == "server/discover" || method == "initialize"
+	fail := func(err error) ([]byte, error) {
 		t.drop()
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		return nil, fmt.Errorf("%w: %s: %v", ErrUnreachable, method, err)
 	}
+	if err := t.proc.write(ctx, msg); err != nil {
+		return fail(err)
+	}
+	if opening {
+		if err := t.ping(ctx); err != nil {
+			return fail(err)
+		}
+	}
 	timer := time.NewTimer(t.bound())
+	up := false // the ping was answered
 	defer timer.Stop()
 	for {
 		select {
@@ -92,11 +116,23 @@ func (t *stdioTransport) request(ctx context.Context, s *session, msg []byte, me
 				t.drop()
 				return nil, err
 			}
-			if got, ok := readResponse(r.line); ok && got == id {
+			got, isResp := readResponse(r.line)
+			switch {
+			case isResp && got == id:
 				t.fresh0 = false
 				return r.line, nil
+			case isResp && t.pings[got]:
+				delete(t.pings, got)
+				t.fresh0 = false
+				if opening && !up {
+					up = true
+					timer.Reset(t.wait)
+				}
 			}
 		case <-timer.C:
+			if up {
+				return nil, fmt.Errorf("%w to %s within %v, though the server answered a ping sent after it", errNoReply, method, t.wait)
+			}
 			t.drop()
 			return nil, fmt.Errorf("%w: %s: no reply within %v", ErrUnreachable, method, t.bound())
 		case <-ctx.Done():
@@ -104,6 +140,18 @@ func (t *stdioTransport) request(ctx context.Context, s *session, msg []byte, me
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// ping sends a ping of the session era's kind (no _meta), whose answer
+// tells that the server is up while an era's opening request waits.
+func (t *stdioTransport) ping(ctx context.Context) error {
+	t.lastPing++
+	id := fmt.Sprintf(`"mcpc-check-ping-%d"`, t.lastPing)
+	if t.pings == nil {
+		t.pings = map[string]bool{}
+	}
+	t.pings[id] = true
+	return t.proc.write(ctx, encode(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id), "method": "ping"}))
 }
 
 // settleFollowUps is how many requests, one after the other, a server may
@@ -156,6 +204,7 @@ func (t *stdioTransport) exchange(ctx context.Context, s *session, p *Probe) *An
 	followUps := 1
 	timer := time.NewTimer(t.bound())
 	defer timer.Stop()
+	seen := proc.arriving()
 	for {
 		if a.Next && (a.Reply != nil || !owed && (!p.Settle || followUps == settleFollowUps+1)) {
 			a.Silent = a.Reply == nil
@@ -180,6 +229,8 @@ func (t *stdioTransport) exchange(ctx context.Context, s *session, p *Probe) *An
 			}
 			id, isResp := readResponse(r.line)
 			switch {
+			case isResp && t.pings[id]: // a late answer to an opening's ping
+				delete(t.pings, id)
 			case isResp && id == followID:
 				a.Next = true
 				if p.Settle && a.Reply == nil && followUps <= settleFollowUps {
@@ -194,6 +245,11 @@ func (t *stdioTransport) exchange(ctx context.Context, s *session, p *Probe) *An
 				a.Reply, a.Overlong = r.line, r.overlong
 			}
 		case <-timer.C:
+			if n := proc.arriving(); n >= 0 && n != seen { // a line is still coming: the bound is on silence
+				seen = n
+				timer.Reset(t.bound())
+				continue
+			}
 			if owed && a.Next { // it answers others, not this one: the request is cancelled
 				a.Silent = true
 				proc.write(ctx, s.msg(nil, "notifications/cancelled", map[string]any{"requestId": json.RawMessage(p.ID), "reason": "mcpc check: no reply within " + a.Wait}))

@@ -2,8 +2,10 @@ package check
 
 import (
 	"context"
+	"errors"
 	"io"
 	"maps"
+	"net"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -20,6 +22,9 @@ func TestMain(m *testing.M) {
 	switch {
 	case len(os.Args) > 1 && os.Args[1] == "wrong-server":
 		checktest.WrongServer()
+		os.Exit(0)
+	case len(os.Args) > 1 && os.Args[1] == "silent-legacy-server":
+		checktest.SilentLegacyServer()
 		os.Exit(0)
 	case len(os.Args) > 1 && os.Args[1] == "no-tools-server":
 		checktest.NoTools()
@@ -61,7 +66,7 @@ func TestWrongServer(t *testing.T) {
 		"unknown-method · mcpc-check/no-such-method":                 AgainstMust, // it hung
 		`invalid-request · "jsonrpc": "1.0"`:                         Allowed,     // served anyway
 		"invalid-request · an id that is an object":                  AgainstMust, // echoed the id
-		"batch · two tools/list":                                     NotChecked,  // a reply past the bound
+		"batch · two tools/list":                                     NotChecked,  // a reply past the bound (over stdio, never ended)
 		"cancellation · tools/list":                                  AgainstMust, // silent after it
 		"cancellation · a request in flight":                         NotChecked,  // a list is answered at once
 	}
@@ -100,6 +105,8 @@ func TestWrongServer(t *testing.T) {
 		}
 		t.Run(transport, func(t *testing.T) {
 			t.Parallel()
+			// A bound far past the seconds it takes: about 17 s over stdio
+			// under -race on a busy machine, mostly the fixture's bounded waits.
 			ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 			defer cancel()
 			cfg.Wait = 2 * time.Second
@@ -115,6 +122,9 @@ func TestWrongServer(t *testing.T) {
 				maps.Copy(want, differs[e.Transport+" "+e.Version])
 				got := map[string]Kind{}
 				for _, v := range e.Verdicts {
+					if verdictKey(v) == "batch · two tools/list" && !strings.Contains(v.Reply, `over 1 MiB, starting {"error":{"code":-32600,"message":"xxx`) {
+						t.Errorf("%s: batch: the reply shows as %q, not its start", e.Version, v.Reply)
+					}
 					if k, seen := got[verdictKey(v)]; seen && k != v.Kind {
 						t.Errorf("%s: %s: two verdicts, %v and %v", e.Version, verdictKey(v), k, v.Kind)
 					}
@@ -169,6 +179,95 @@ func TestNoTools(t *testing.T) {
 	}
 	if !seen {
 		t.Error("no verdict on the object id")
+	}
+	if t.Failed() {
+		r.WriteText(testWriter{t})
+	}
+}
+
+// TestUnansweredDiscover: a session-era server that never answers
+// server/discover is found by the pings sent after it, not by waiting out
+// the 30 s bound on a first reply. The run's bound, 10 s, ends a check that
+// waits it out with an error.
+func TestUnansweredDiscover(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	r, err := Run(ctx, &Config{Command: []string{os.Args[0], "silent-legacy-server"}, Wait: time.Second})
+	if err != nil {
+		t.Fatalf("Run: %v; an unanswered server/discover must be settled by the requests sent after it", err)
+	}
+	if len(r.Eras) != 1 || r.Eras[0].Version != "2025-11-25" {
+		t.Fatalf("got %d eras, want the session era 2025-11-25 alone", len(r.Eras))
+	}
+	for _, v := range r.Eras[0].Verdicts {
+		if v.Lesson == LessonUnknownMethod && v.Kind != AgainstMust {
+			t.Errorf("unknown-method: got %v, want against a MUST (it answers nothing)", v.Kind)
+		}
+	}
+	if !r.Fails() {
+		t.Error("the report does not fail: its silence to an unknown method is against a MUST")
+	}
+	if t.Failed() {
+		r.WriteText(testWriter{t})
+	}
+}
+
+// TestStopped: a check whose context ends keeps the verdicts found so far,
+// says of the probe it waited on and of each one after that they were not
+// checked, and why, and its error wraps ErrStopped and the cause. The
+// context ends once the wrong server hangs on the unknown method, which it
+// signals.
+func TestStopped(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	t.Setenv(checktest.HangNotify, ln.Addr().String())
+	cause := errors.New("the test's bound ran out")
+	ctx, cancel := context.WithCancelCause(t.Context())
+	defer cancel(nil)
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			c.Close()
+			cancel(cause)
+		}
+	}()
+	r, err := Run(ctx, &Config{Command: []string{os.Args[0], "wrong-server"}, Wait: time.Hour})
+	if !errors.Is(err, ErrStopped) || !errors.Is(err, cause) {
+		t.Fatalf("Run: %v; want ErrStopped with the cause", err)
+	}
+	if len(r.Eras) != 2 {
+		t.Fatalf("got %d eras, want 2", len(r.Eras))
+	}
+	want := map[string]struct {
+		kind   Kind
+		detail string
+	}{
+		"unknown-tool · mcpc-check-no-such-tool":           {Allowed, ""},
+		"internals · validation · tool lookup: id missing": {Leaks, ""},
+		"malformed-line · not JSON":                        {AgainstMust, ""},
+		"unknown-method · mcpc-check/no-such-method":       {NotChecked, "the check stopped while it waited for the answer: the test's bound ran out"},
+		"invalid-request · an id that is an object":        {NotChecked, "the check stopped before it: the test's bound ran out"},
+		"cancellation · tools/list":                        {NotChecked, "the check stopped before it: the test's bound ran out"},
+		"internals · ":                                     {NotChecked, "the check stopped before its end, so not every text was received: the test's bound ran out"},
+	}
+	seen := 0
+	for _, v := range r.Eras[0].Verdicts {
+		w, ok := want[verdictKey(v)]
+		if !ok {
+			continue
+		}
+		seen++
+		if v.Kind != w.kind || w.detail != "" && v.Detail != w.detail {
+			t.Errorf("%s: got %v (%s), want %v (%s)", verdictKey(v), v.Kind, v.Detail, w.kind, w.detail)
+		}
+	}
+	if seen < len(want) {
+		t.Errorf("%d of the %d verdicts looked for are in the report", seen, len(want))
+	}
+	if v := r.Eras[1].Verdicts; len(v) != 1 || v[0].Kind != NotChecked || v[0].Detail != "the check stopped before it: the test's bound ran out" {
+		t.Errorf("the session era: got %+v, want one verdict, not checked, saying why", v)
 	}
 	if t.Failed() {
 		r.WriteText(testWriter{t})

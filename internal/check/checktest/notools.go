@@ -13,15 +13,7 @@ import (
 // object as any other: the check's verdicts on it must not depend on its
 // having no tools.
 func NoTools() {
-	out := bufio.NewWriter(os.Stdout)
-	reply := func(id json.RawMessage, member string, v any) {
-		if id == nil {
-			id = json.RawMessage("null")
-		}
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, member: v})
-		out.Write(append(b, '\n'))
-		out.Flush()
-	}
+	reply := replier()
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
 		line := sc.Bytes()
@@ -60,5 +52,19 @@ func NoTools() {
 		default: // tools/list among them
 			reply(m.ID, "error", map[string]any{"code": -32601, "message": "Method not found"})
 		}
+	}
+}
+
+// replier returns a function that writes a JSON-RPC reply to stdout, one
+// line each, with the id null when id is nil.
+func replier() func(id json.RawMessage, member string, v any) {
+	out := bufio.NewWriter(os.Stdout)
+	return func(id json.RawMessage, member string, v any) {
+		if id == nil {
+			id = json.RawMessage("null")
+		}
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, member: v})
+		out.Write(append(b, '\n'))
+		out.Flush()
 	}
 }

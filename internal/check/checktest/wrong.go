@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -16,15 +17,35 @@ import (
 	"time"
 )
 
+// message is a JSON-RPC message as the servers built to be wrong read it.
+type message struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  struct {
+		Name            string          `json:"name"`
+		URI             string          `json:"uri"`
+		ProtocolVersion string          `json:"protocolVersion"`
+		Arguments       json.RawMessage `json:"arguments"`
+		Meta            map[string]any  `json:"_meta"`
+	} `json:"params"`
+}
+
+// HangNotify names the environment variable that may give WrongServer a
+// TCP address to connect to once it hangs, which tells a test that the
+// check waits on it.
+const HangNotify = "CHECKTEST_HANG_NOTIFY"
+
 // act is what the wrong server does with a message beyond its reply.
 type act int
 
 const (
-	reply   act = iota // write the reply, if any
-	crash              // a line that is not JSON: die (stdio) or drop the connection (HTTP)
-	flood              // write bytes without end
-	hang               // answer nothing, ever (stdio) or to this request (HTTP)
-	chatter            // write a line that is not a message, then the reply (stdio)
+	reply    act = iota // write the reply, if any
+	crash               // a line that is not JSON: die (stdio) or drop the connection (HTTP)
+	flood               // write bytes without end
+	hang                // answer nothing, ever (stdio) or to this request (HTTP)
+	overlong            // write the reply's first 1.5 MiB and never end it (stdio), or the whole reply (HTTP)
+	chatter             // write a line that is not a message, then the reply (stdio)
 )
 
 // wrong is the wrong server's reading of one message, the same over both
@@ -39,20 +60,9 @@ func wrong(line []byte) (out []byte, a act) {
 		return map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}, "isError": true, "resultType": "complete"}
 	}
 	if strings.HasPrefix(strings.TrimSpace(string(line)), "[") { // a batch: a reply past the check's bound
-		return answer(nil, "error", map[string]any{"code": -32600, "message": strings.Repeat("x", 2<<20)}), reply
+		return answer(nil, "error", map[string]any{"code": -32600, "message": strings.Repeat("x", 2<<20)}), overlong
 	}
-	var m struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  string          `json:"method"`
-		Params  struct {
-			Name            string          `json:"name"`
-			URI             string          `json:"uri"`
-			ProtocolVersion string          `json:"protocolVersion"`
-			Arguments       json.RawMessage `json:"arguments"`
-			Meta            map[string]any  `json:"_meta"`
-		} `json:"params"`
-	}
+	var m message
 	if json.Unmarshal(line, &m) != nil {
 		return nil, crash
 	}
@@ -111,8 +121,9 @@ func cancels(line []byte) bool {
 
 // WrongServer is the server built to be wrong, over stdio: one flaw per
 // lesson, each of which the check must find, within its bounds. A line
-// that is not JSON kills it, a hang stops it answering anything, and after
-// a cancellation it is silent for good.
+// that is not JSON kills it, a hang stops it answering anything, so does a
+// reply past the check's bound, which never ends, and after a cancellation
+// it is silent for good.
 func WrongServer() {
 	out := bufio.NewWriter(os.Stdout)
 	sc := bufio.NewScanner(os.Stdin)
@@ -135,6 +146,15 @@ func WrongServer() {
 				}
 			}
 		case hang: // nothing is answered any more
+			if addr := os.Getenv(HangNotify); addr != "" {
+				if c, err := net.Dial("tcp", addr); err == nil {
+					c.Close()
+				}
+			}
+			time.Sleep(time.Hour)
+		case overlong: // the reply's bytes are judged, not the time they take
+			out.Write(b[:3<<19])
+			out.Flush()
 			time.Sleep(time.Hour)
 		case chatter:
 			fmt.Fprintln(out, "debug: a strange id")
