@@ -152,6 +152,7 @@ func scanCorpus(n int) []string {
 		"Select the books you want from the list, then update your order.",
 		"at 10:15 the store opens",
 		"Unknown resource: file:///src/main.go:12",
+		"no ſuch table: books", "duplicate \u212aey value violates", // ſ and K: (?i) reads them as s and k
 		"",
 	}
 	return append(corpus, randomTexts(scanFragments, n)...)
