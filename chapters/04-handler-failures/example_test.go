@@ -80,13 +80,14 @@ func Example_deadlines() {
 // of the error table that answered and what the client was sent.
 func Example_observe() {
 	failures := make(chan string, 1)
-	s := newServer(&mcp.Options{Observe: func(ctx context.Context, req mcp.RequestInfo) (context.Context, func(mcp.Outcome)) {
+	observe := func(ctx context.Context, req mcp.RequestInfo) (context.Context, func(mcp.Outcome)) {
 		return ctx, func(out mcp.Outcome) {
 			if out.Err != nil {
 				failures <- describe(req, out)
 			}
 		}
-	}})
+	}
+	s := newServer(&mcp.Options{Observe: observe})
 	ctx := context.Background()
 	c, err := client.Connect(ctx, client.InProcess(s), nil)
 	if err != nil {

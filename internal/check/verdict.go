@@ -12,7 +12,7 @@ const (
 	AgainstShould             // against a SHOULD of the spec (Verdict.Quote); does not fail
 	AgainstMust               // against a MUST of the spec (Verdict.Quote); fails
 	Leaks                     // the answer shows the server's internals (Verdict.Detail quotes them); fails
-	NotChecked                // the lesson had nothing to send, or its answer could not be judged (Verdict.Detail says why)
+	NotChecked                // nothing to send, or an answer it could not judge (Verdict.Detail says why)
 )
 
 var kindNames = [...]string{"as the guide", "another answer the spec allows", "against a SHOULD", "against a MUST", "leaks internals", "not checked"}

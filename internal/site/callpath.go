@@ -64,10 +64,32 @@ func (r *resolver) callpathFigure(file string, cases []string) (template.HTML, s
 		fmt.Fprintf(&b, "%-*s  %s\n", width, row[0], strings.ReplaceAll(row[1], "\n", "\n"+strings.Repeat(" ", width)))
 	}
 	fmt.Fprintf(&b, "\nthe core: %s in %s of %s,\n  %s; tests and comments left out\n",
-		count(lines.Lines, "code line"), count(lines.Files, "file"), count(lines.Packages, "package"), strings.Join(p.Core, ", "))
+		count(lines.Lines, "code line"), count(lines.Files, "file"), count(lines.Packages, "package"), wrapList(p.Core, 64, "\n  "))
 	fmt.Fprintf(&b, "the cap on a success: %d functions in %d files, %d packages\n", callpath.Cap.Functions, callpath.Cap.Files, callpath.Cap.Packages)
 	text := b.String()
 	return figure("source callpath", "", sourceCaption(file, "go generate ./..."), r.highlight("text", text)), text, nil
+}
+
+// wrapList joins items with ", ", starting a new line, with sep, before an
+// item that would take a line past width bytes, so that the figure fits the
+// page's code column.
+func wrapList(items []string, width int, sep string) string {
+	var b strings.Builder
+	line := 0
+	for i, item := range items {
+		if i > 0 {
+			if line+2+len(item) > width {
+				b.WriteString("," + sep)
+				line = 0
+			} else {
+				b.WriteString(", ")
+				line += 2
+			}
+		}
+		b.WriteString(item)
+		line += len(item)
+	}
+	return b.String()
 }
 
 // count writes n things, in the plural unless n is 1.

@@ -74,3 +74,23 @@ func TestWalk(t *testing.T) {
 		t.Errorf("an :::also line without :::callpath: %v", err)
 	}
 }
+
+// TestWrapList holds the core's package list to lines of at most the width,
+// each item whole and in order.
+func TestWrapList(t *testing.T) {
+	core := []string{"internal/errortable", "internal/jsonwire", "internal/listenaddr", "mcp", "mcp/internal/schema", "mcp/internal/urimatch"}
+	for _, tt := range []struct {
+		items []string
+		width int
+		want  string
+	}{
+		{[]string{"core"}, 64, "core"},
+		{[]string{"a", "b"}, 64, "a, b"},
+		{core, 64, "internal/errortable, internal/jsonwire, internal/listenaddr, mcp,\n  mcp/internal/schema, mcp/internal/urimatch"},
+		{[]string{"abc", "defg", "h"}, 4, "abc,\n  defg,\n  h"},
+	} {
+		if got := wrapList(tt.items, tt.width, "\n  "); got != tt.want {
+			t.Errorf("wrapList(%q, %d) = %q, want %q", tt.items, tt.width, got, tt.want)
+		}
+	}
+}
