@@ -26,6 +26,9 @@ func TestMain(m *testing.M) {
 	case len(os.Args) > 1 && os.Args[1] == "silent-legacy-server":
 		checktest.SilentLegacyServer()
 		os.Exit(0)
+	case len(os.Args) > 1 && os.Args[1] == "late-replier":
+		checktest.LateReplier()
+		os.Exit(0)
 	case len(os.Args) > 1 && os.Args[1] == "no-tools-server":
 		checktest.NoTools()
 		os.Exit(0)
