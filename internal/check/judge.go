@@ -88,6 +88,9 @@ func Judge(p *Probe, a *Answer) []Verdict {
 	c := classify(a.Reply)
 	v := Verdict{Lesson: p.Lesson, Target: p.Target, Version: a.Version, Row: p.Row, Request: p.Short, Reply: replyForm(p, a, c)}
 	v.Kind, v.Detail, v.Quote = judgeClass(p, a, c)
+	if len(a.Late) > 0 {
+		v.Detail = join(v.Detail, fmt.Sprintf("a late reply to an earlier request (id %s) came meanwhile and was set aside", strings.Join(a.Late, ", ")))
+	}
 	out := []Verdict{v}
 	if len(a.Stray) > 0 {
 		out = append(out, Verdict{Lesson: LessonStdout, Target: p.Lesson + " · " + p.Target, Version: a.Version, Kind: AgainstMust, Quote: qStdout,

@@ -12,7 +12,8 @@ import (
 // answers nothing else. The late replier answers each call of its slow tool
 // only once the check cancelled it, just before the next probe's answer;
 // the probe sent next, the line that is not JSON among them, is judged by
-// its own reply, -32700 with the id null, as the guide answers it.
+// its own reply, -32700 with the id null, as the guide answers it, and
+// the late reply is noted.
 func TestLateReply(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
@@ -33,6 +34,9 @@ func TestLateReply(t *testing.T) {
 		case LessonMalformedLine:
 			if v.Kind != AsGuide || !strings.Contains(v.Reply, "-32700") {
 				t.Errorf("%s: %v (%s), reply %s; want as the guide, by its own -32700", verdictKey(v), v.Kind, v.Detail, v.Reply)
+			}
+			if !strings.Contains(v.Detail, "a late reply to an earlier request (id ") {
+				t.Errorf("%s: %q does not note the late reply that came while it was pending", verdictKey(v), v.Detail)
 			}
 		case LessonValidation:
 			if v.Kind != NotChecked {

@@ -280,8 +280,10 @@ func (pl *planner) messages(c *catalog) {
 	if pl.http {
 		row = "http-batch"
 	}
-	batch := fmt.Sprintf("[%s,%s]", s.msg(s.id(), list, nil), s.msg(s.id(), list, nil))
-	pl.raw(&Probe{Lesson: LessonBatch, Target: "two " + list, Row: row, Method: list, Short: fmt.Sprintf("[%s, %s]", list, list)}, []byte(batch))
+	first, second := s.id(), s.id()
+	batch := fmt.Sprintf("[%s,%s]", s.msg(first, list, nil), s.msg(second, list, nil))
+	pl.raw(&Probe{Lesson: LessonBatch, Target: "two " + list, Row: row, Method: list, Short: fmt.Sprintf("[%s, %s]", list, list),
+		Inner: []string{strconv.Itoa(first), strconv.Itoa(second)}}, []byte(batch))
 
 	if s.modern {
 		pl.add(&Probe{Lesson: LessonUnsupportedVersion, Target: unsupportedVersion, Row: "unsupported-version", Version: unsupportedVersion}, pl.listMethod(c), nil)

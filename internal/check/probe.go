@@ -30,6 +30,7 @@ type Probe struct {
 	Name    string   // params.name or params.uri, for HTTP's Mcp-Name header
 	Lines   [][]byte // the messages sent, in order: the probe first, then a cancellation if any
 	ID      string   // the probe's id as sent (compact JSON); "" when it has none that can be read
+	Inner   []string // a batch's requests' ids, which a reply to it may carry
 	Short   string   // what is sent, in one short form
 
 	Prop     string             // validation: the property its arguments break

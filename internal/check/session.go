@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/mcpbookshop/guide/mcp"
@@ -52,6 +53,16 @@ var errNoReply = errors.New("no reply")
 func (s *session) id() int {
 	s.lastID++
 	return s.lastID
+}
+
+// another reports whether id is that of a request the session sent
+// before, other than p's own: a reply with it is late, to a request the
+// check gave up on (it was cancelled, or it was owed no reply), and it
+// answers nothing else. A probe with no id that can be read is answered
+// with the id null, never with the id of another request.
+func (s *session) another(p *Probe, id string) bool {
+	n, err := strconv.Atoi(id)
+	return err == nil && strconv.Itoa(n) == id && n >= 1 && n <= s.lastID && id != p.ID && !slices.Contains(p.Inner, id)
 }
 
 // msg returns a request (or, with id nil, a notification) of the session,

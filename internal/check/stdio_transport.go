@@ -241,6 +241,8 @@ func (t *stdioTransport) exchange(ctx context.Context, s *session, p *Probe) *An
 						return died()
 					}
 				}
+			case isResp && s.another(p, id):
+				a.Late = append(a.Late, id)
 			case a.Reply == nil && p.matches(r.line, id, isResp):
 				a.Reply, a.Overlong = r.line, r.overlong
 			}

@@ -78,6 +78,11 @@ type Answer struct {
 	// reads (its start is in Reply, cut).
 	Overlong bool
 
+	// Late holds the ids of the replies that came, while the probe was
+	// pending, to requests sent before it that the check gave up on: set
+	// aside, they answer nothing.
+	Late []string
+
 	// Stray holds what the server wrote to stdout that is not a JSON-RPC
 	// message.
 	Stray []string
