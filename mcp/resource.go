@@ -190,7 +190,12 @@ func (s *Server) readResource(ctx context.Context, r *request) (any, *Error) {
 // runResource runs a resource handler for r and maps its error or panic.
 // An internal error carries the failure as its cause, for the one log line
 // that reports it.
-func (s *Server) runResource(ctx context.Context, r *request, h ResourceHandler, req *ResourceRequest) (text string, perr *Error) {
+func (s *Server) runResource(
+	ctx context.Context,
+	r *request,
+	h ResourceHandler,
+	req *ResourceRequest,
+) (text string, perr *Error) {
 	defer func() {
 		if v := recover(); v != nil {
 			text, perr = "", errResourceFailed.withCause(&PanicError{Value: v, Stack: debug.Stack()}, req.URI)

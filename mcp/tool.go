@@ -288,7 +288,13 @@ func (s *Server) callTool(ctx context.Context, r *request) (any, *Error) {
 // runTool validates args (scanned, if the line was) and runs the tool's
 // handler for r, turning its error or panic into a tool error, or its
 // *Error into a protocol error.
-func (s *Server) runTool(ctx context.Context, r *request, t *registeredTool, args json.RawMessage, scanned jsonwire.Value) (res *CallToolResult, perr *Error) {
+func (s *Server) runTool(
+	ctx context.Context,
+	r *request,
+	t *registeredTool,
+	args json.RawMessage,
+	scanned jsonwire.Value,
+) (res *CallToolResult, perr *Error) {
 	name := t.name
 	defer func() {
 		if v := recover(); v != nil {
@@ -384,7 +390,15 @@ func (s *Server) bareToolError(ctx context.Context, r *request, k textRow1, name
 // log for an error the server made, keeps err for r's Outcome, and
 // returns res. A request whose context is done gets no result (see
 // respond), so nothing is logged for it here.
-func (s *Server) reportToolError(ctx context.Context, r *request, k errKind, res *CallToolResult, err error, msg string, attrs []slog.Attr) *CallToolResult {
+func (s *Server) reportToolError(
+	ctx context.Context,
+	r *request,
+	k errKind,
+	res *CallToolResult,
+	err error,
+	msg string,
+	attrs []slog.Attr,
+) *CallToolResult {
 	if r.dropsReply(ctx) {
 		return res
 	}
