@@ -372,7 +372,14 @@ func (e *outputError) Error() string {
 // toolError logs the tool error err of r, of row k, whose text the model
 // reads, with attrs; keeps it for r's Outcome; and returns the result
 // that reports it.
-func (s *Server) toolError(ctx context.Context, r *request, k textRow2, name string, err error, attrs ...slog.Attr) *CallToolResult {
+func (s *Server) toolError(
+	ctx context.Context,
+	r *request,
+	k textRow2,
+	name string,
+	err error,
+	attrs ...slog.Attr,
+) *CallToolResult {
 	msg := err.Error()
 	a := [3]slog.Attr{slog.String("tool", name), slog.String("error", msg)} // not allocated
 	n := 2 + copy(a[2:], attrs)
