@@ -173,6 +173,20 @@ func joinLine(n *ast.Text, src []byte) {
 	}
 }
 
+// wholeSpan is the most characters a code span kept on one line may have:
+// a flag with its argument, an identifier, a short call. Longer spans wrap,
+// so that none is wider than a phone's screen.
+const wholeSpan = 32
+
+// keepWhole gives a short code span the class "whole", which the style
+// keeps on one line: a line break inside `-junit` or `-tools NAMES` reads
+// as two words.
+func keepWhole(n *ast.CodeSpan, src []byte) {
+	if utf8.RuneCountInString(plainText(n, src)) <= wholeSpan {
+		n.SetAttributeString("class", []byte("whole"))
+	}
+}
+
 // firstRune returns the first character n renders, or utf8.RuneError.
 func firstRune(n ast.Node, src []byte) rune {
 	for ; n != nil; n = n.FirstChild() {

@@ -306,6 +306,7 @@ func (b *builder) render(md goldmark.Markdown, res *resolver, p, en *page, ui, e
 		case *ast.Link:
 			n.Destination = []byte(rewrite(string(n.Destination)))
 		case *ast.CodeSpan:
+			keepWhole(n, src)
 			return ast.WalkSkipChildren, nil
 		case *ast.Text:
 			joinLine(n, src)

@@ -756,9 +756,27 @@ func TestPretty(t *testing.T) {
 func TestLineBreaks(t *testing.T) {
 	s := mustBuild(t, en("index", "次が 01 章の\nサーバー\nです。\n\n服务器\n返回错误。见\n[下文](#a)。\n\n서버\n전체입니다.\n\nthe\nserver; see\n[below](#a) and\n`code`.\n\n## A {#a}\n"))
 	page := string(s.Files["index.html"])
-	for _, want := range []string{"01 章のサーバーです。", "服务器返回错误。见<a", "서버\n전체입니다.", "the\nserver; see\n<a", "and\n<code>"} {
+	for _, want := range []string{"01 章のサーバーです。", "服务器返回错误。见<a", "서버\n전체입니다.", "the\nserver; see\n<a", "and\n<code"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("index.html lacks %q", want)
+		}
+	}
+}
+
+// TestWholeSpans: a short code span, with a space or not, is kept on one
+// line; a long one may wrap.
+func TestWholeSpans(t *testing.T) {
+	long := strings.Repeat("x", wholeSpan+1)
+	s := mustBuild(t, en("index", "Run `-junit`, `-tools NAMES`, `"+long[1:]+"` or `"+long+"`.\n"))
+	page := string(s.Files["index.html"])
+	for _, want := range []string{
+		`<code class="whole">-junit</code>`,
+		`<code class="whole">-tools NAMES</code>`,
+		`<code class="whole">` + long[1:] + `</code>`,
+		`<code>` + long + `</code>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("index.html lacks %s", want)
 		}
 	}
 }
