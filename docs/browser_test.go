@@ -617,7 +617,7 @@ func (env *browserEnv) checkLayout(t *testing.T) {
 	b := env.pool.get(t)
 	// At 1280 px, the code is not clipped while the page has room.
 	b.viewport(t, 1280, 900)
-	for _, page := range []string{"tool-errors.html", "overview.html", "resources.html"} {
+	for _, page := range []string{"tool-errors.html", "overview.html", "resources.html", "inside-the-core.html"} {
 		b.visit(t, env.url+"/"+page)
 		var clipped []string
 		b.eval(t, `[...document.querySelectorAll("article .code pre")].filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.split("\n").reduce((a, b) => a.length >= b.length ? a : b))`, &clipped)
