@@ -256,7 +256,8 @@ func (t *httpTransport) exchange(ctx context.Context, s *session, p *Probe) *Ans
 
 // newHTTP returns the transport to the endpoint at url.
 func newHTTP(url string, wait time.Duration) *httpTransport {
-	return &httpTransport{url: url, hc: &http.Client{}, wait: wait, afterFunc: func(d time.Duration, f func()) silenceTimer {
-		return time.AfterFunc(d, f)
-	}}
+	return &httpTransport{url: url, hc: &http.Client{}, wait: wait, afterFunc: afterFunc}
 }
+
+// afterFunc is time.AfterFunc, as a silence's bound uses it.
+func afterFunc(d time.Duration, f func()) silenceTimer { return time.AfterFunc(d, f) }
