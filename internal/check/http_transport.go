@@ -19,11 +19,25 @@ type httpTransport struct {
 	hc      *http.Client
 	wait    time.Duration
 	session string
+	// afterFunc starts the timer that bounds a silence: time.AfterFunc,
+	// or a test's clock.
+	afterFunc func(time.Duration, func()) silenceTimer
 }
+
+// silenceTimer is the part of *time.Timer a silence's bound uses.
+type silenceTimer interface {
+	Reset(time.Duration) bool
+	Stop() bool
+}
+
+// errSilence is the error of a POST that got nothing for -wait.
+var errSilence = fmt.Errorf("no reply: %w", context.DeadlineExceeded)
 
 func (t *httpTransport) name() string { return "HTTP" }
 
-func (t *httpTransport) fresh() transport { return &httpTransport{url: t.url, hc: t.hc, wait: t.wait} }
+func (t *httpTransport) fresh() transport {
+	return &httpTransport{url: t.url, hc: t.hc, wait: t.wait, afterFunc: t.afterFunc}
+}
 
 // close ends the legacy session, if one was opened.
 func (t *httpTransport) close() {
@@ -56,9 +70,22 @@ type posted struct {
 // the one the message says it is sent at. With closeEarly the request
 // is abandoned as soon as the server starts answering: the 2026-07-28
 // way to cancel it.
+//
+// As over stdio, -wait bounds a silence: the wait for the response's
+// headers, then each wait for more of its body, which is read to its end
+// or to maxLine however long its bytes take; ctx (the run's -timeout)
+// bounds the whole. A silence fails the POST with errSilence.
 func (t *httpTransport) post(ctx context.Context, s *session, msg []byte, method, name, version string, closeEarly bool) (*posted, error) {
-	ctx, cancel := context.WithTimeout(ctx, t.wait)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	timer := t.afterFunc(t.wait, func() { cancel(errSilence) })
+	defer timer.Stop()
+	silent := func(err error) error {
+		if err != nil && context.Cause(ctx) == errSilence {
+			return errSilence
+		}
+		return err
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(msg))
 	if err != nil {
 		return nil, err
@@ -79,9 +106,10 @@ func (t *httpTransport) post(ctx context.Context, s *session, msg []byte, method
 	}
 	resp, err := t.hc.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, silent(err)
 	}
 	defer resp.Body.Close()
+	timer.Reset(t.wait)
 	if id := resp.Header.Get("Mcp-Session-Id"); id != "" && method == "initialize" {
 		t.session = id
 	}
@@ -91,11 +119,26 @@ func (t *httpTransport) post(ctx context.Context, s *session, msg []byte, method
 	}
 	typ, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	p.sse = typ == "text/event-stream"
-	p.body, err = io.ReadAll(io.LimitReader(resp.Body, maxLine+1))
+	p.body, err = io.ReadAll(io.LimitReader(arriving{resp.Body, timer, t.wait}, maxLine+1))
 	if len(p.body) > maxLine {
 		p.body, p.overlong = p.body[:maxLine], true
 	}
-	return p, err
+	return p, silent(err)
+}
+
+// arriving reads a body, restarting the bound on silence with each byte.
+type arriving struct {
+	r     io.Reader
+	timer silenceTimer
+	wait  time.Duration
+}
+
+func (a arriving) Read(b []byte) (int, error) {
+	n, err := a.r.Read(b)
+	if n > 0 {
+		a.timer.Reset(a.wait)
+	}
+	return n, err
 }
 
 // replies returns the JSON-RPC messages a POST's body holds: the body
@@ -213,5 +256,8 @@ func (t *httpTransport) exchange(ctx context.Context, s *session, p *Probe) *Ans
 
 // newHTTP returns the transport to the endpoint at url.
 func newHTTP(url string, wait time.Duration) *httpTransport {
-	return &httpTransport{url: url, hc: &http.Client{}, wait: wait}
+	return &httpTransport{url: url, hc: &http.Client{}, wait: wait, afterFunc: afterFunc}
 }
+
+// afterFunc is time.AfterFunc, as a silence's bound uses it.
+func afterFunc(d time.Duration, f func()) silenceTimer { return time.AfterFunc(d, f) }

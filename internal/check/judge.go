@@ -15,9 +15,9 @@ import (
 type class struct {
 	kind     string // "error", "tool error", "result", "batch" or "" for none
 	code     int
-	id       string // compact JSON; "" when absent
-	dataKeys []string
-	hasData  bool
+	id       string                     // compact JSON; "" when absent
+	dataKeys []string                   // when data is an object
+	dataKind string                     // "" for no data, else "object", "string", "array", "number", "boolean" or "null"
 	text     string                     // an error's message, or a result's first text
 	result   map[string]json.RawMessage // a result's members
 }
@@ -47,7 +47,7 @@ func classify(reply []byte) class {
 	switch {
 	case r.Error != nil:
 		c.kind, c.code, c.text = "error", r.Error.Code, r.Error.Message
-		c.hasData = len(r.Error.Data) > 0 && string(r.Error.Data) != "null"
+		c.dataKind = jsonKind(r.Error.Data)
 		var data map[string]json.RawMessage
 		if json.Unmarshal(r.Error.Data, &data) == nil {
 			for k := range data {
@@ -68,6 +68,27 @@ func classify(reply []byte) class {
 		}
 	}
 	return c
+}
+
+// jsonKind returns the kind of a JSON value, "" for none.
+func jsonKind(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return ""
+	}
+	switch raw[0] {
+	case '{':
+		return "object"
+	case '"':
+		return "string"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
 }
 
 // compactJSON returns raw compacted, or "" for none.
@@ -383,10 +404,12 @@ func replyForm(p *Probe, a *Answer, c class) string {
 		s = "no reply within " + a.Wait
 	case c.kind == "error":
 		s = fmt.Sprintf("error %d %q", c.code, shorten(c.text, 72))
-		if len(c.dataKeys) > 0 {
+		switch c.dataKind {
+		case "":
+		case "object": // the keys a verdict may compare
 			s += " data{" + strings.Join(c.dataKeys, ",") + "}"
-		} else if c.hasData {
-			s += " data"
+		default: // no keys: what it is
+			s += " data(" + c.dataKind + ")"
 		}
 		if c.id == "null" {
 			s += " id null"

@@ -184,3 +184,24 @@ func TestJudgeCall(t *testing.T) {
 		}
 	}
 }
+
+// TestReplyFormData holds the short form of an error to what its data is:
+// an object's keys, which a verdict may compare, or the kind of anything else.
+func TestReplyFormData(t *testing.T) {
+	p := &Probe{Lesson: LessonUnknownTool, ID: "1"}
+	for data, want := range map[string]string{
+		``:                          `error -32601 "Method not found"`,
+		`,"data":{"uri":"u","a":1}`: `error -32601 "Method not found" data{a,uri}`,
+		`,"data":{}`:                `error -32601 "Method not found" data{}`,
+		`,"data":"tools/frob"`:      `error -32601 "Method not found" data(string)`,
+		`,"data":["a"]`:             `error -32601 "Method not found" data(array)`,
+		`,"data":-1.5`:              `error -32601 "Method not found" data(number)`,
+		`,"data":false`:             `error -32601 "Method not found" data(boolean)`,
+		`,"data":null`:              `error -32601 "Method not found" data(null)`,
+	} {
+		reply := []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"` + data + `}}`)
+		if got := replyForm(p, &Answer{Reply: reply}, classify(reply)); got != want {
+			t.Errorf("data %s: got %s, want %s", data, got, want)
+		}
+	}
+}
